@@ -1,0 +1,67 @@
+package credentials
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Verifier makes one authenticated call with the credentials; nil means the
+// server accepted them.
+type Verifier func(ctx context.Context, server, user, password string) error
+
+// Login checks the credentials with one call to verify and only then saves the
+// profile and stores the password in the keyring. When the keyring is
+// unavailable the profile is still saved and notice says what to do instead.
+func Login(ctx context.Context, profiles *Profiles, profile Profile, password string, verify Verifier) (notice string, err error) {
+	if err := ValidateProfileName(profile.Name); err != nil {
+		return "", err
+	}
+	server, err := NormalizeServer(profile.Server)
+	if err != nil {
+		return "", err
+	}
+	profile.Server = server
+	profile.User = strings.TrimSpace(profile.User)
+	if profile.User == "" {
+		return "", errors.New("login: no user")
+	}
+	if password == "" {
+		return "", errors.New("login: empty password")
+	}
+	if err := verify(ctx, profile.Server, profile.User, password); err != nil {
+		return "", fmt.Errorf("login %s: %w", Key(profile.User, profile.Server), err)
+	}
+	profiles.Put(profile)
+	if err := profiles.Save(); err != nil {
+		return "", err
+	}
+	var unavailable *UnavailableError
+	switch err := StorePassword(profile.Server, profile.User, password); {
+	case errors.As(err, &unavailable):
+		return unavailable.Advice() + " Profile " + profile.Name + " was saved without it.", nil
+	case err != nil:
+		return "", err
+	}
+	return "", nil
+}
+
+// Logout forgets the stored password of the profile. The profile stays, so
+// the next start asks for the password again.
+func Logout(profile Profile) error {
+	if err := DeletePassword(profile.Server, profile.User); err != nil {
+		return fmt.Errorf("logout %s: %w", profile.Label(), err)
+	}
+	return nil
+}
+
+// ValidateProfileName accepts names that are easy to type after --profile.
+func ValidateProfileName(name string) error {
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool {
+		return r <= ' ' || r == '/' || r == '\\' || r == 0x7f
+	}) {
+		return fmt.Errorf("profile name %q: want a word without spaces or slashes", name)
+	}
+	return nil
+}
