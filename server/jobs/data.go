@@ -1,0 +1,334 @@
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// Data naming: an execution that produces data writes it into the staging
+// table jobstage_<execution id>, which nothing reads; when the execution
+// completes, the table is renamed jobdata_<execution id> and registered in
+// job_data in the same transaction. A canceled or failed run drops its
+// staging table, so partial data is never visible.
+const (
+	stagingPrefix = "jobstage_"
+	dataPrefix    = "jobdata_"
+	// keepDataSets is how many data sets of one job stay stored; publishing a
+	// newer one drops the older, so a job re-run every minute does not grow
+	// the database without end.
+	keepDataSets = 2
+	// batchRows is how many rows one write transaction holds: small enough
+	// that other writers wait only milliseconds for the database lock.
+	batchRows = 5000
+	// maxVariables is SQLite's bound on parameters in one statement.
+	maxVariables = 32766
+)
+
+func dataTableName(executionID int64) string { return dataPrefix + strconv.FormatInt(executionID, 10) }
+
+// quoteIdent quotes an SQL identifier.
+func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// stagedTable is the data an execution writes, not yet visible.
+type stagedTable struct {
+	db          *sql.DB
+	executionID int64
+	name        string
+	columns     []string
+	pending     []any
+	pendingRows int
+	rows        int64
+	bytes       int64
+}
+
+func newStagedTable(db *sql.DB, executionID int64) *stagedTable {
+	return &stagedTable{db: db, executionID: executionID, name: stagingPrefix + strconv.FormatInt(executionID, 10)}
+}
+
+// create makes the staging table with the given columns; names are made
+// unique and non-empty. Columns carry no declared type, so every value keeps
+// the type it was inserted with (integers, reals, text).
+func (t *stagedTable) create(ctx context.Context, columns []string) error {
+	t.columns = uniqueColumns(columns)
+	quoted := make([]string, len(t.columns))
+	for i, c := range t.columns {
+		quoted[i] = quoteIdent(c)
+	}
+	if _, err := t.db.ExecContext(ctx, `DROP TABLE IF EXISTS `+quoteIdent(t.name)); err != nil {
+		return fmt.Errorf("staging table %s: %w", t.name, err)
+	}
+	if _, err := t.db.ExecContext(ctx, `CREATE TABLE `+quoteIdent(t.name)+` (`+strings.Join(quoted, ", ")+`)`); err != nil {
+		return fmt.Errorf("staging table %s: %w", t.name, err)
+	}
+	return nil
+}
+
+func uniqueColumns(columns []string) []string {
+	out := make([]string, len(columns))
+	seen := make(map[string]bool, len(columns))
+	for i, c := range columns {
+		c = strings.TrimSpace(c)
+		if c == "" {
+			c = "column_" + strconv.Itoa(i+1)
+		}
+		base := c
+		for n := 2; seen[strings.ToLower(c)]; n++ {
+			c = base + "_" + strconv.Itoa(n)
+		}
+		seen[strings.ToLower(c)] = true
+		out[i] = c
+	}
+	return out
+}
+
+// add appends one row (len(values) == len(columns)) and writes a batch when full.
+func (t *stagedTable) add(ctx context.Context, values []any) error {
+	for _, v := range values {
+		t.bytes += valueBytes(v)
+	}
+	t.pending = append(t.pending, values...)
+	t.pendingRows++
+	if t.pendingRows >= batchRows {
+		return t.flush(ctx)
+	}
+	return nil
+}
+
+// flush writes the pending rows in one transaction.
+func (t *stagedTable) flush(ctx context.Context) error {
+	if t.pendingRows == 0 {
+		return nil
+	}
+	width := len(t.columns)
+	perStatement := max(1, min(500, maxVariables/width))
+	tx, err := t.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", t.name, err)
+	}
+	defer tx.Rollback()
+	var full *sql.Stmt
+	for done := 0; done < t.pendingRows; {
+		n := min(perStatement, t.pendingRows-done)
+		args := t.pending[done*width : (done+n)*width]
+		if n == perStatement {
+			if full == nil {
+				if full, err = tx.PrepareContext(ctx, t.insertSQL(n)); err != nil {
+					return fmt.Errorf("write %s: %w", t.name, err)
+				}
+				defer full.Close()
+			}
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			_, err = tx.ExecContext(ctx, t.insertSQL(n), args...)
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", t.name, err)
+		}
+		done += n
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("write %s: %w", t.name, err)
+	}
+	t.rows += int64(t.pendingRows)
+	clear(t.pending)
+	t.pending, t.pendingRows = t.pending[:0], 0
+	return nil
+}
+
+func (t *stagedTable) insertSQL(rows int) string {
+	row := "(" + strings.Repeat("?, ", len(t.columns)-1) + "?)"
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + quoteIdent(t.name) + " VALUES ")
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(row)
+	}
+	return b.String()
+}
+
+// publish makes the staged rows (flushed already) the execution's data,
+// inside the caller's transaction, and drops the file's data sets beyond keepDataSets.
+func (t *stagedTable) publish(ctx context.Context, tx *sql.Tx, fileID int64, at time.Time) error {
+	final := dataTableName(t.executionID)
+	if _, err := tx.ExecContext(ctx, `ALTER TABLE `+quoteIdent(t.name)+` RENAME TO `+quoteIdent(final)); err != nil {
+		return fmt.Errorf("publish %s: %w", final, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO job_data (execution_id, file_id, table_name, row_count, created_ms)
+		VALUES (?, ?, ?, ?, ?)`, t.executionID, fileID, final, t.rows, at.UnixMilli()); err != nil {
+		return fmt.Errorf("publish %s: %w", final, err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT execution_id, table_name FROM job_data
+		WHERE file_id = ? AND deleted_ms IS NULL ORDER BY execution_id DESC LIMIT -1 OFFSET ?`, fileID, keepDataSets)
+	if err != nil {
+		return fmt.Errorf("retire old data of file %d: %w", fileID, err)
+	}
+	type old struct {
+		id    int64
+		table string
+	}
+	var retired []old
+	for rows.Next() {
+		var o old
+		if err := rows.Scan(&o.id, &o.table); err != nil {
+			rows.Close()
+			return fmt.Errorf("retire old data of file %d: %w", fileID, err)
+		}
+		retired = append(retired, o)
+	}
+	rows.Close()
+	for _, o := range retired {
+		if err := dropData(ctx, tx, o.id, o.table, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// drop removes the staging table of a run that will not publish.
+func (t *stagedTable) drop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// A failure leaves an orphan that the next Open drops.
+	_, _ = t.db.ExecContext(ctx, `DROP TABLE IF EXISTS `+quoteIdent(t.name))
+}
+
+func dropData(ctx context.Context, tx *sql.Tx, executionID int64, table string, at time.Time) error {
+	if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+quoteIdent(table)); err != nil {
+		return fmt.Errorf("drop data of execution %d: %w", executionID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE job_data SET deleted_ms = ? WHERE execution_id = ?`, at.UnixMilli(), executionID); err != nil {
+		return fmt.Errorf("drop data of execution %d: %w", executionID, err)
+	}
+	return nil
+}
+
+// dropStagingTables removes staging tables a previous process left behind.
+func dropStagingTables(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'jobstage\_%' ESCAPE '\'`)
+	if err != nil {
+		return fmt.Errorf("find staging tables: %w", err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return fmt.Errorf("find staging tables: %w", err)
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	for _, n := range names {
+		if _, err := db.ExecContext(ctx, `DROP TABLE IF EXISTS `+quoteIdent(n)); err != nil {
+			return fmt.Errorf("drop staging table %s: %w", n, err)
+		}
+	}
+	return nil
+}
+
+// cellValue turns a text cell into the value stored: integers and decimal
+// numbers become numbers (so workbook SQL compares and sums them), an empty
+// cell becomes NULL, anything else stays text. Numbers with a leading zero
+// ("007", zip codes) stay text.
+func cellValue(s string) any {
+	if s == "" {
+		return nil
+	}
+	c := s[0]
+	if !(c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
+		return s
+	}
+	digits := strings.TrimLeft(s, "+-")
+	if len(digits) > 1 && digits[0] == '0' && digits[1] != '.' {
+		return s
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return i
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return f
+	}
+	return s
+}
+
+// valueBytes is the stored size of a value, for the OUTPUT_BYTES counters.
+func valueBytes(v any) int64 {
+	switch x := v.(type) {
+	case nil:
+		return 0
+	case string:
+		return int64(len(x))
+	case []byte:
+		return int64(len(x))
+	}
+	return 8
+}
+
+// latestData returns the table of the newest stored data set of a file.
+func (e *Engine) latestData(ctx context.Context, f File) (string, error) {
+	var table string
+	err := e.db.QueryRowContext(ctx, `SELECT table_name FROM job_data WHERE file_id = ? AND deleted_ms IS NULL
+		ORDER BY execution_id DESC LIMIT 1`, f.ID).Scan(&table)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("%s has no data: run it first", f.Path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("data of %s: %w", f.Path, err)
+	}
+	return table, nil
+}
+
+// DataOwner returns the file id of the execution whose data id is given, so
+// the caller can check permissions before DeleteData; ErrNotFound when the
+// execution produced no data.
+func (e *Engine) DataOwner(ctx context.Context, executionID int64) (int64, error) {
+	var fileID int64
+	err := e.db.QueryRowContext(ctx, `SELECT file_id FROM job_data WHERE execution_id = ?`, executionID).Scan(&fileID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("data of job execution %d: %w", executionID, ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("data of job execution %d: %w", executionID, err)
+	}
+	return fileID, nil
+}
+
+// DeleteData removes the data an execution produced. It answers
+// DeletionAlreadyMarked when that data is gone already, and an error
+// wrapping ErrNotFound when the execution produced none.
+func (e *Engine) DeleteData(ctx context.Context, executionID int64) (model.DeletionOutcome, error) {
+	tx, err := e.db.BeginTx(ctx, nil)
+	if err != nil {
+		return model.DeletionFailed, fmt.Errorf("delete data of job execution %d: %w", executionID, err)
+	}
+	defer tx.Rollback()
+	var table string
+	var deleted sql.NullInt64
+	err = tx.QueryRowContext(ctx, `SELECT table_name, deleted_ms FROM job_data WHERE execution_id = ?`, executionID).Scan(&table, &deleted)
+	if errors.Is(err, sql.ErrNoRows) {
+		return model.DeletionFailed, fmt.Errorf("data of job execution %d: %w", executionID, ErrNotFound)
+	}
+	if err != nil {
+		return model.DeletionFailed, fmt.Errorf("delete data of job execution %d: %w", executionID, err)
+	}
+	if deleted.Valid {
+		return model.DeletionAlreadyMarked, nil
+	}
+	if err := dropData(ctx, tx, executionID, table, time.Now()); err != nil {
+		return model.DeletionFailed, err
+	}
+	if err := tx.Commit(); err != nil {
+		return model.DeletionFailed, fmt.Errorf("delete data of job execution %d: %w", executionID, err)
+	}
+	return model.DeletionMarked, nil
+}

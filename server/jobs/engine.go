@@ -1,0 +1,437 @@
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// File is a file of the tree as the engine needs it: what it is and its
+// configuration. Catalog implementations fill it from the server's store.
+type File struct {
+	ID              int64
+	ConfigurationID int64
+	UUID            string
+	Path            string
+	Name            string
+	Kind            model.Kind
+	Config          model.Configuration
+}
+
+// Catalog is the engine's read access to the file tree.
+type Catalog interface {
+	// File returns the file with the given file id, or an error wrapping ErrNotFound.
+	File(ctx context.Context, id int64) (File, error)
+	// Source resolves one entry of a configuration's sources.
+	Source(ctx context.Context, ref model.SourceRef) (File, error)
+	// Dependents returns the files whose sources name the given file directly.
+	Dependents(ctx context.Context, id int64) ([]File, error)
+}
+
+// Errors callers tell apart.
+var (
+	ErrNotFound   = errors.New("not found")
+	ErrNotRunning = errors.New("no queued or running execution")
+	ErrNotJob     = errors.New("not a job")
+	ErrClosed     = errors.New("job engine closed")
+)
+
+// Reasons an execution was canceled, kept as its reason.
+var (
+	errStopped  = errors.New("stopped by request")
+	errShutdown = errors.New("canceled: the server shut down")
+)
+
+// Config sets up an engine.
+type Config struct {
+	Catalog Catalog
+	// FileRoots are the directories file-system and SQLite connections may
+	// reach; a URL outside all of them is refused.
+	FileRoots []string
+	// MaxConcurrent bounds the executions running at once; 0 means runtime.NumCPU().
+	MaxConcurrent int
+}
+
+// Engine queues and runs executions and answers about them.
+type Engine struct {
+	db    *sql.DB
+	cat   Catalog
+	roots []string
+	slots chan struct{}
+
+	mu     sync.Mutex
+	active map[int64]*run
+	closed bool
+	wg     sync.WaitGroup
+	stop   chan struct{} // closed by Close, ends schedules
+}
+
+// run is an execution that has not ended yet.
+type run struct {
+	id      int64
+	file    File
+	user    string
+	trigger string
+	vars    map[string]string
+	created time.Time
+	after   []*run // upstream executions of a sequence that must end well first
+
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+
+	mu       sync.Mutex
+	state    model.JobState
+	started  time.Time
+	progress float64 // fraction of the work done, 0..1
+}
+
+// Open migrates the engine's tables, settles executions a previous process
+// left unfinished (see recoverInterrupted) and returns a ready engine.
+func Open(ctx context.Context, db *sql.DB, cfg Config) (*Engine, error) {
+	if cfg.Catalog == nil {
+		return nil, errors.New("jobs: no catalog")
+	}
+	roots, err := cleanRoots(cfg.FileRoots)
+	if err != nil {
+		return nil, err
+	}
+	limit := cfg.MaxConcurrent
+	if limit <= 0 {
+		limit = runtime.NumCPU()
+	}
+	if err := migrate(ctx, db); err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		db: db, cat: cfg.Catalog, roots: roots,
+		slots:  make(chan struct{}, limit),
+		active: make(map[int64]*run),
+		stop:   make(chan struct{}),
+	}
+	if err := e.recoverInterrupted(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// recoverInterrupted settles executions that were queued or running when a
+// previous process ended without Close (a crash or a kill): a running one is
+// marked ERROR, because its work was cut off and nobody asked for that; a
+// queued one is marked CANCELED, because it never started. Staging tables of
+// the cut-off runs are dropped, so no partial data survives.
+func (e *Engine) recoverInterrupted(ctx context.Context) error {
+	now := time.Now().UnixMilli()
+	if _, err := e.db.ExecContext(ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?,
+		reason = 'interrupted: the server stopped while the job ran' WHERE state = ?`,
+		model.StateError, now, model.StateRunning); err != nil {
+		return fmt.Errorf("settle interrupted executions: %w", err)
+	}
+	if _, err := e.db.ExecContext(ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?,
+		reason = 'canceled: the server stopped before the job started' WHERE state = ?`,
+		model.StateCanceled, now, model.StateQueued); err != nil {
+		return fmt.Errorf("settle queued executions: %w", err)
+	}
+	return dropStagingTables(ctx, e.db)
+}
+
+// Close cancels every queued and running execution (they end CANCELED),
+// ends schedules and waits for all of the engine's goroutines.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	close(e.stop)
+	for _, r := range e.active {
+		r.cancel(errShutdown)
+	}
+	e.mu.Unlock()
+	e.wg.Wait()
+	return nil
+}
+
+// Execution is what a trigger answers.
+type Execution struct {
+	ID      int64
+	User    string
+	Trigger string
+}
+
+// Trigger queues an execution of a job file.
+func (e *Engine) Trigger(ctx context.Context, f File, user, trigger string, vars map[string]string) (Execution, error) {
+	r, err := e.enqueue(ctx, f, user, trigger, vars, nil)
+	if err != nil {
+		return Execution{}, err
+	}
+	e.launch(r)
+	return Execution{ID: r.id, User: user, Trigger: trigger}, nil
+}
+
+// enqueue records a QUEUED execution and registers it as active; launch starts it.
+func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars map[string]string, after []*run) (*run, error) {
+	if !f.Kind.Runnable() {
+		return nil, fmt.Errorf("%s: %w", f.Path, ErrNotJob)
+	}
+	e.mu.Lock()
+	closed := e.closed
+	e.mu.Unlock()
+	if closed {
+		return nil, ErrClosed
+	}
+	created := time.Now()
+	res, err := e.db.ExecContext(ctx, `INSERT INTO job_executions
+		(file_id, file_uuid, file_path, file_name, configuration_id, user_name, trigger_kind, state, created_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.ID, f.UUID, f.Path, f.Name, f.ConfigurationID, user, trigger, model.StateQueued, created.UnixMilli())
+	if err != nil {
+		return nil, fmt.Errorf("queue %s: %w", f.Path, err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return nil, fmt.Errorf("queue %s: %w", f.Path, err)
+	}
+	runCtx, cancel := context.WithCancelCause(context.Background())
+	r := &run{
+		id: id, file: f, user: user, trigger: trigger, vars: vars, created: created, after: after,
+		ctx: runCtx, cancel: cancel, done: make(chan struct{}), state: model.StateQueued,
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		// Close ran between the insert and now; the row must not stay QUEUED.
+		cancel(errShutdown)
+		e.settle(r, model.StateCanceled, errShutdown.Error())
+		return nil, ErrClosed
+	}
+	e.active[id] = r
+	e.wg.Add(1)
+	return r, nil
+}
+
+func (e *Engine) launch(r *run) { go e.execute(r) }
+
+// execute waits for its turn, does the work and records how it ended.
+func (e *Engine) execute(r *run) {
+	defer e.wg.Done()
+	res, err := e.runWhenReady(r)
+	e.finish(r, res, err)
+	e.mu.Lock()
+	delete(e.active, r.id)
+	e.mu.Unlock()
+	close(r.done)
+}
+
+// errUpstream marks a sequence step skipped because an upstream step did not end well.
+type errUpstream struct{ id int64 }
+
+func (u errUpstream) Error() string {
+	return fmt.Sprintf("canceled: upstream execution %d did not complete", u.id)
+}
+
+func (e *Engine) runWhenReady(r *run) (result, error) {
+	for _, up := range r.after {
+		select {
+		case <-up.done:
+		case <-r.ctx.Done():
+			return result{}, context.Cause(r.ctx)
+		}
+		if s := up.finalState(); s != model.StateCompleted && s != model.StateCompletedWithWarnings {
+			return result{}, errUpstream{up.id}
+		}
+	}
+	select {
+	case e.slots <- struct{}{}:
+	case <-r.ctx.Done():
+		return result{}, context.Cause(r.ctx)
+	}
+	defer func() { <-e.slots }()
+	if r.ctx.Err() != nil {
+		return result{}, context.Cause(r.ctx)
+	}
+	started := time.Now()
+	if _, err := e.db.ExecContext(r.ctx, `UPDATE job_executions SET state = ?, started_ms = ? WHERE id = ?`,
+		model.StateRunning, started.UnixMilli(), r.id); err != nil {
+		return result{}, fmt.Errorf("start execution %d: %w", r.id, err)
+	}
+	r.mu.Lock()
+	r.state, r.started = model.StateRunning, started
+	r.mu.Unlock()
+	return e.work(r)
+}
+
+func (r *run) finalState() model.JobState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.state
+}
+
+func (r *run) setProgress(fraction float64) {
+	fraction = min(max(fraction, 0), 1)
+	r.mu.Lock()
+	if fraction > r.progress {
+		r.progress = fraction
+	}
+	r.mu.Unlock()
+}
+
+// result is what a finished piece of work reports.
+type result struct {
+	counters map[string]int64
+	success  int64
+	failure  int64
+	warnings bool
+	staged   *stagedTable // data to publish, nil for work that stores none
+}
+
+// finish records the end of an execution: its data is published in the same
+// transaction that records the final state, so a run is either COMPLETED with
+// all its data or ends without any.
+func (e *Engine) finish(r *run, res result, err error) {
+	if err == nil && r.ctx.Err() == nil {
+		state := model.StateCompleted
+		if res.warnings {
+			state = model.StateCompletedWithWarnings
+		}
+		if err = e.publish(r, state, res); err == nil {
+			return
+		}
+	}
+	if res.staged != nil {
+		res.staged.drop()
+	}
+	var up errUpstream
+	switch {
+	case r.ctx.Err() != nil:
+		e.settle(r, model.StateCanceled, context.Cause(r.ctx).Error())
+	case errors.As(err, &up):
+		e.settle(r, model.StateCanceled, err.Error())
+	default:
+		e.settle(r, model.StateError, err.Error())
+	}
+}
+
+func (e *Engine) publish(r *run, state model.JobState, res result) error {
+	counters, err := json.Marshal(res.counters)
+	if err != nil {
+		return fmt.Errorf("counters of execution %d: %w", r.id, err)
+	}
+	if res.staged != nil {
+		if err := res.staged.flush(r.ctx); err != nil {
+			return err
+		}
+	}
+	stopped := time.Now()
+	tx, err := e.db.BeginTx(r.ctx, nil)
+	if err != nil {
+		return fmt.Errorf("publish execution %d: %w", r.id, err)
+	}
+	defer tx.Rollback()
+	if res.staged != nil {
+		if err := res.staged.publish(r.ctx, tx, r.file.ID, stopped); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(r.ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?, progress = 1,
+		success_count = ?, failure_count = ?, counters = ? WHERE id = ?`,
+		state, stopped.UnixMilli(), res.success, res.failure, string(counters), r.id); err != nil {
+		return fmt.Errorf("publish execution %d: %w", r.id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("publish execution %d: %w", r.id, err)
+	}
+	r.mu.Lock()
+	r.state, r.progress = state, 1
+	r.mu.Unlock()
+	return nil
+}
+
+// settle records an execution that ended without data. Its context may be
+// canceled already, so it writes under a fresh one.
+func (e *Engine) settle(r *run, state model.JobState, reason string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// Should this write fail, the row stays active and the next Open settles it.
+	_, _ = e.db.ExecContext(ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?, reason = ? WHERE id = ?`,
+		state, time.Now().UnixMilli(), reason, r.id)
+	r.mu.Lock()
+	r.state = state
+	r.mu.Unlock()
+}
+
+// Stop cancels every queued or running execution of a file and waits until
+// they have ended. It answers ErrNotRunning when there was none.
+func (e *Engine) Stop(ctx context.Context, fileID int64) error {
+	e.mu.Lock()
+	var stopping []*run
+	for _, r := range e.active {
+		if r.file.ID == fileID {
+			r.cancel(errStopped)
+			stopping = append(stopping, r)
+		}
+	}
+	e.mu.Unlock()
+	if len(stopping) == 0 {
+		return ErrNotRunning
+	}
+	for _, r := range stopping {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return fmt.Errorf("stop file %d: %w", fileID, ctx.Err())
+		}
+	}
+	return nil
+}
+
+// TriggerScheduler is the trigger value of executions a schedule starts.
+const TriggerScheduler = "SCHEDULER"
+
+// Schedule triggers each file now and then every interval, as user, unless
+// the file has a queued or running execution already. It ends with Close.
+func (e *Engine) Schedule(files []File, every time.Duration, user string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			for _, f := range files {
+				if !e.hasActive(f.ID) {
+					// A failed trigger (the engine closing) is retried next tick or ends below.
+					_, _ = e.Trigger(context.Background(), f, user, TriggerScheduler, nil)
+				}
+			}
+			select {
+			case <-tick.C:
+			case <-e.stop:
+				return
+			}
+		}
+	}()
+}
+
+func (e *Engine) hasActive(fileID int64) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, r := range e.active {
+		if r.file.ID == fileID {
+			return true
+		}
+	}
+	return false
+}

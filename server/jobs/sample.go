@@ -1,0 +1,158 @@
+package jobs
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// Sample data files WriteSampleData creates, relative to its directory.
+const (
+	SampleOrders           = "orders.csv"             // 1,000 orders
+	SampleOrdersWithErrors = "orders_with_errors.csv" // 100 rows, 3 of them malformed
+	SampleCustomers        = "customers.jsonl"        // 200 customers
+	SampleEvents           = "events.csv"             // 200,000 events, for the long demo import
+	SampleWarehouse        = "warehouse.db"           // SQLite database with a products table
+)
+
+// Sizes of the sample files.
+const (
+	SampleOrdersRows    = 1000
+	SampleCustomersRows = 200
+	SampleEventsRows    = 200_000
+	SampleProductsRows  = 500
+	// SampleMalformedRows is how many rows of orders_with_errors.csv are malformed.
+	SampleMalformedRows = 3
+)
+
+var regions = []string{"north", "south", "east", "west"}
+
+// WriteSampleData writes the demo's sample files into dir. The content is
+// the same on every call (a fixed seed), so demos and tests can count on it.
+func WriteSampleData(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("sample data: %w", err)
+	}
+	if err := WriteOrdersCSV(filepath.Join(dir, SampleOrders), SampleOrdersRows, nil); err != nil {
+		return err
+	}
+	if err := WriteOrdersCSV(filepath.Join(dir, SampleOrdersWithErrors), 100, []int{10, 50, 90}); err != nil {
+		return err
+	}
+	if err := writeCustomers(filepath.Join(dir, SampleCustomers)); err != nil {
+		return err
+	}
+	if err := writeEvents(filepath.Join(dir, SampleEvents)); err != nil {
+		return err
+	}
+	return writeWarehouse(filepath.Join(dir, SampleWarehouse))
+}
+
+// WriteOrdersCSV writes a header and rows orders; the rows whose 1-based
+// numbers are in malformed get a missing field, so an import drops them.
+func WriteOrdersCSV(path string, rows int, malformed []int) error {
+	return writeLines(path, func(w *bufio.Writer) {
+		rng := rand.New(rand.NewPCG(1, uint64(rows)))
+		bad := make(map[int]bool, len(malformed))
+		for _, m := range malformed {
+			bad[m] = true
+		}
+		w.WriteString("order_id,customer_id,region,amount,ordered_at\n")
+		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i := 1; i <= rows; i++ {
+			w.WriteString(strconv.Itoa(i))
+			w.WriteByte(',')
+			w.WriteString(strconv.Itoa(1 + rng.IntN(SampleCustomersRows)))
+			w.WriteByte(',')
+			w.WriteString(regions[rng.IntN(len(regions))])
+			if bad[i] {
+				w.WriteByte('\n')
+				continue
+			}
+			w.WriteByte(',')
+			w.WriteString(strconv.FormatFloat(float64(100+rng.IntN(100000))/100, 'f', 2, 64))
+			w.WriteByte(',')
+			w.WriteString(day.Add(time.Duration(i) * time.Minute).Format(time.DateTime))
+			w.WriteByte('\n')
+		}
+	})
+}
+
+func writeCustomers(path string) error {
+	return writeLines(path, func(w *bufio.Writer) {
+		rng := rand.New(rand.NewPCG(2, 2))
+		enc := json.NewEncoder(w)
+		for i := 1; i <= SampleCustomersRows; i++ {
+			enc.Encode(map[string]any{
+				"customer_id": i,
+				"name":        fmt.Sprintf("Customer %03d", i),
+				"region":      regions[rng.IntN(len(regions))],
+				"since":       2015 + rng.IntN(11),
+			})
+		}
+	})
+}
+
+func writeEvents(path string) error {
+	return writeLines(path, func(w *bufio.Writer) {
+		rng := rand.New(rand.NewPCG(3, 3))
+		kinds := []string{"view", "click", "search", "purchase"}
+		w.WriteString("event_id,customer_id,kind,duration_ms\n")
+		for i := 1; i <= SampleEventsRows; i++ {
+			fmt.Fprintf(w, "%d,%d,%s,%d\n", i, 1+rng.IntN(SampleCustomersRows), kinds[rng.IntN(len(kinds))], rng.IntN(5000))
+		}
+	})
+}
+
+func writeLines(path string, write func(*bufio.Writer)) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("sample data: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	write(w)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("sample data %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("sample data %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeWarehouse(path string) error {
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("sample data: %w", err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		return fmt.Errorf("sample data %s: %w", path, err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sample data %s: %w", path, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE products (product_id INTEGER PRIMARY KEY, name TEXT, category TEXT, price REAL)`); err != nil {
+		return fmt.Errorf("sample data %s: %w", path, err)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	categories := []string{"tools", "garden", "kitchen", "office"}
+	for i := 1; i <= SampleProductsRows; i++ {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO products VALUES (?, ?, ?, ?)`, i,
+			fmt.Sprintf("Product %03d", i), categories[rng.IntN(len(categories))], float64(100+rng.IntN(10000))/100); err != nil {
+			return fmt.Errorf("sample data %s: %w", path, err)
+		}
+	}
+	return tx.Commit()
+}

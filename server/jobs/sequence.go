@@ -1,0 +1,142 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// RefusedError is a sequential trigger refused before anything was queued.
+type RefusedError struct{ Reason string }
+
+func (r *RefusedError) Error() string { return r.Reason }
+
+// Sequence queues the given files and all their downstream dependents, in
+// dependency order: each execution starts only after the executions of its
+// upstream files ended COMPLETED or COMPLETED_WITH_WARNINGS, and is
+// CANCELED otherwise. Files that are not jobs (connections, infographics)
+// appear in the plan with trigger false. It refuses, queuing nothing, when
+// a workbook in the chain is not data-driven or mayRun refuses a job.
+func (e *Engine) Sequence(ctx context.Context, start []File, user string, vars map[string]string, mayRun func(File) error) (model.ExecutionPlan, error) {
+	files, order, err := e.dependencyOrder(ctx, start)
+	if err != nil {
+		return model.ExecutionPlan{}, err
+	}
+	for _, id := range order {
+		f := files[id].file
+		if f.Kind == model.KindWorkbook && !DataDriven(f) {
+			return model.ExecutionPlan{}, &RefusedError{fmt.Sprintf("workbook %s is not data-driven (property %s)", f.Path, propDataDriven)}
+		}
+		if f.Kind.Runnable() {
+			if err := mayRun(f); err != nil {
+				return model.ExecutionPlan{}, &RefusedError{fmt.Sprintf("%s: %v", f.Path, err)}
+			}
+		}
+	}
+	plan := model.ExecutionPlan{Status: model.StatusSuccess, ExecutionPlan: []model.PlanEntry{}}
+	runs := make(map[int64]*run)
+	waitOn := make(map[int64][]*run) // the runs a file's dependents wait for
+	var queued []*run
+	for _, id := range order {
+		node := files[id]
+		var after []*run
+		for _, up := range node.upstream {
+			after = append(after, waitOn[up]...)
+		}
+		entry := model.PlanEntry{JobConfigurationName: node.file.Name, JobConfigurationID: node.file.ConfigurationID}
+		if node.file.Kind.Runnable() {
+			r, err := e.enqueue(ctx, node.file, user, model.TriggerRESTAPI, vars, after)
+			if err != nil {
+				for _, q := range queued {
+					q.cancel(err)
+					e.launch(q)
+				}
+				return model.ExecutionPlan{}, err
+			}
+			queued = append(queued, r)
+			runs[id] = r
+			waitOn[id] = []*run{r}
+			entry.Trigger, entry.JobExecutionID = true, r.id
+		} else {
+			waitOn[id] = after
+		}
+		plan.ExecutionPlan = append(plan.ExecutionPlan, entry)
+	}
+	for _, r := range queued {
+		e.launch(r)
+	}
+	return plan, nil
+}
+
+type planNode struct {
+	file     File
+	upstream []int64 // file ids of its sources inside the plan
+}
+
+// dependencyOrder collects the files and their downstream dependents and
+// orders them so that every file comes after its sources.
+func (e *Engine) dependencyOrder(ctx context.Context, start []File) (map[int64]*planNode, []int64, error) {
+	files := make(map[int64]*planNode)
+	queue := slices.Clone(start)
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		if files[f.ID] != nil {
+			continue
+		}
+		files[f.ID] = &planNode{file: f}
+		deps, err := e.cat.Dependents(ctx, f.ID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("dependents of %s: %w", f.Path, err)
+		}
+		queue = append(queue, deps...)
+	}
+	ids := make([]int64, 0, len(files))
+	for id, node := range files {
+		ids = append(ids, id)
+		for _, ref := range node.file.Config.Sources {
+			src, err := e.cat.Source(ctx, ref)
+			if errors.Is(err, ErrNotFound) {
+				continue // a missing source fails that job's run, with the reason
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("source of %s: %w", node.file.Path, err)
+			}
+			if files[src.ID] != nil {
+				node.upstream = append(node.upstream, src.ID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	// Kahn's algorithm, taking the lowest ready file id first so plans are stable.
+	pending := make(map[int64]int, len(ids))
+	dependents := make(map[int64][]int64)
+	for _, id := range ids {
+		pending[id] = len(files[id].upstream)
+		for _, up := range files[id].upstream {
+			dependents[up] = append(dependents[up], id)
+		}
+	}
+	order := make([]int64, 0, len(ids))
+	for len(order) < len(ids) {
+		next := int64(-1)
+		for _, id := range ids {
+			if pending[id] == 0 {
+				next = id
+				break
+			}
+		}
+		if next < 0 {
+			return nil, nil, &RefusedError{"the files depend on each other in a cycle"}
+		}
+		pending[next] = -1
+		order = append(order, next)
+		for _, d := range dependents[next] {
+			pending[d]--
+		}
+	}
+	return files, order, nil
+}
