@@ -84,7 +84,7 @@ func (c *memCatalog) Dependents(_ context.Context, id int64) ([]File, error) {
 // with a busy timeout so concurrent writers wait instead of failing.
 func openTestDB(t testing.TB, dir string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "platform.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "platform.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate")
 	if err != nil {
 		t.Fatal(err)
 	}
