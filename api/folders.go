@@ -1,0 +1,145 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// ErrPathRef is returned, without a request, when a folder or permission
+// endpoint is given a path: the spec addresses those by file id or UUID only.
+var ErrPathRef = errors.New("folder and permission endpoints take a file id or a UUID, not a path")
+
+// ErrEmptyRef is returned, without a request, for a zero Ref.
+var ErrEmptyRef = errors.New("empty file reference")
+
+const foldersPath = "/api/filesystem/folders/"
+
+// folderPath returns foldersPath + id + suffix, for refs that are ids or UUIDs.
+func folderPath(id Ref, suffix string) (string, error) {
+	if id.IsPath() {
+		return "", fmt.Errorf("%w: %q", ErrPathRef, id.String())
+	}
+	return refPath(foldersPath, id, suffix)
+}
+
+// refPath returns prefix + the encoded ref + suffix, for any kind of ref.
+func refPath(prefix string, ref Ref, suffix string) (string, error) {
+	if ref.IsZero() {
+		return "", ErrEmptyRef
+	}
+	return prefix + ref.PathSegment() + suffix, nil
+}
+
+// RootFolder reads the root folder.
+func (c *Client) RootFolder(ctx context.Context) (model.Folder, error) {
+	var f model.Folder
+	err := c.read(ctx, http.MethodGet, "/api/filesystem/root-folder", "", nil, &f)
+	return f, err
+}
+
+// Folder reads a folder by file id or UUID.
+func (c *Client) Folder(ctx context.Context, id Ref) (model.Folder, error) {
+	var f model.Folder
+	err := c.readFolder(ctx, id, "", &f)
+	return f, err
+}
+
+// Permission reads a folder's permission: owner, others, and links.
+func (c *Client) Permission(ctx context.Context, id Ref) (model.Permission, error) {
+	var p model.Permission
+	err := c.readFolder(ctx, id, "/permission", &p)
+	return p, err
+}
+
+// GroupPermissions reads a folder's group permissions.
+func (c *Client) GroupPermissions(ctx context.Context, id Ref) (model.GroupPermissions, error) {
+	var g model.GroupPermissions
+	err := c.readFolder(ctx, id, "/permission/groups", &g)
+	return g, err
+}
+
+// OthersPermission reads a folder's permission for others.
+func (c *Client) OthersPermission(ctx context.Context, id Ref) (model.OthersPermission, error) {
+	var o model.OthersPermission
+	err := c.readFolder(ctx, id, "/permission/others", &o)
+	return o, err
+}
+
+// Owner reads a folder's owner.
+func (c *Client) Owner(ctx context.Context, id Ref) (model.Owner, error) {
+	var o model.Owner
+	err := c.readFolder(ctx, id, "/permission/owner", &o)
+	return o, err
+}
+
+func (c *Client) readFolder(ctx context.Context, id Ref, suffix string, out any) error {
+	path, err := folderPath(id, suffix)
+	if err != nil {
+		return fmt.Errorf("read folder %s%s: %w", id, suffix, err)
+	}
+	return c.read(ctx, http.MethodGet, path, "", nil, out)
+}
+
+// The writes below return what the server answers, the object the matching
+// read returns; they return nil and no error when the server sends no body
+// (the spec does not show write answers), so the caller reads it again.
+
+// ChangeOwner makes user the owner of a folder.
+func (c *Client) ChangeOwner(ctx context.Context, id Ref, user string) (*model.Owner, error) {
+	path, err := folderPath(id, "/permission/owner")
+	if err != nil {
+		return nil, fmt.Errorf("change owner of %s: %w", id, err)
+	}
+	return write[model.Owner](ctx, c, http.MethodPut, path, model.Owner{Owner: user})
+}
+
+// CreateGroupPermission grants a group flags on a folder; the answer is the
+// folder's group permissions.
+func (c *Client) CreateGroupPermission(ctx context.Context, id Ref, group string, flags model.Flags) (*model.GroupPermissions, error) {
+	path, err := folderPath(id, "/permission/groups")
+	if err != nil {
+		return nil, fmt.Errorf("create group permission on %s: %w", id, err)
+	}
+	return write[model.GroupPermissions](ctx, c, http.MethodPost, path, model.GroupPermission{Name: group, Flags: flags})
+}
+
+// ChangeGroupPermission changes a group's flags on a folder; the answer is
+// the folder's group permissions.
+func (c *Client) ChangeGroupPermission(ctx context.Context, id Ref, group string, flags model.Flags) (*model.GroupPermissions, error) {
+	path, err := groupPath(id, group)
+	if err != nil {
+		return nil, fmt.Errorf("change group permission on %s: %w", id, err)
+	}
+	return write[model.GroupPermissions](ctx, c, http.MethodPut, path, model.GroupPermission{Name: group, Flags: flags})
+}
+
+// DeleteGroupPermission removes a group's permission from a folder; the
+// answer is the folder's group permissions.
+func (c *Client) DeleteGroupPermission(ctx context.Context, id Ref, group string) (*model.GroupPermissions, error) {
+	path, err := groupPath(id, group)
+	if err != nil {
+		return nil, fmt.Errorf("delete group permission on %s: %w", id, err)
+	}
+	return write[model.GroupPermissions](ctx, c, http.MethodDelete, path, nil)
+}
+
+// ChangeOthersPermission sets what users outside the owner and the groups may do.
+func (c *Client) ChangeOthersPermission(ctx context.Context, id Ref, flags model.Flags) (*model.OthersPermission, error) {
+	path, err := folderPath(id, "/permission/others")
+	if err != nil {
+		return nil, fmt.Errorf("change others permission on %s: %w", id, err)
+	}
+	body := model.OthersPermission{Executable: flags.Executable, Readable: flags.Readable, Writable: flags.Writable}
+	return write[model.OthersPermission](ctx, c, http.MethodPut, path, body)
+}
+
+func groupPath(id Ref, group string) (string, error) {
+	if group == "" {
+		return "", errors.New("empty group name")
+	}
+	return folderPath(id, "/permission/groups/"+escapeSegment(group))
+}

@@ -1,0 +1,100 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+const jobExecutionPath = "/api/job-execution/"
+
+// JobStatus reads the status of the job a file holds. A file that does not
+// exist or is not accessible is an *Error with the server's reason (the
+// platform answers it with HTTP 200 and a failure body; IsFailure is true).
+func (c *Client) JobStatus(ctx context.Context, job Ref) (model.JobStatus, error) {
+	var st model.JobStatus
+	path, err := refPath(jobExecutionPath, job, "/status")
+	if err != nil {
+		return st, fmt.Errorf("job status of %s: %w", job, err)
+	}
+	err = c.read(ctx, http.MethodGet, path, "", nil, &st)
+	return st, err
+}
+
+// JobHistory reads a window of a job configuration's executions: length
+// results from start. A length of 0 or less sends neither parameter and
+// takes the server's defaults.
+func (c *Client) JobHistory(ctx context.Context, configID int64, start, length int) ([]model.HistoryEntry, error) {
+	query := ""
+	if length > 0 {
+		query = "start=" + strconv.Itoa(start) + "&length=" + strconv.Itoa(length)
+	}
+	var history []model.HistoryEntry
+	err := c.read(ctx, http.MethodGet, "/rest/job-configuration/job-history/"+strconv.FormatInt(configID, 10), query, nil, &history)
+	return history, err
+}
+
+// JobDetails reads the details of one execution: times, counts and counters.
+func (c *Client) JobDetails(ctx context.Context, executionID int64) (model.JobDetails, error) {
+	var d model.JobDetails
+	err := c.read(ctx, http.MethodGet, "/rest/job-execution/job-details/"+strconv.FormatInt(executionID, 10), "", nil, &d)
+	return d, err
+}
+
+// RunningJobs lists the active jobs.
+func (c *Client) RunningJobs(ctx context.Context) ([]model.RunningJob, error) {
+	var running []model.RunningJob
+	err := c.read(ctx, http.MethodGet, jobExecutionPath+"list-running", "", nil, &running)
+	return running, err
+}
+
+// TriggerJob starts the job a file holds and returns the new execution.
+func (c *Client) TriggerJob(ctx context.Context, job Ref) (model.Triggered, error) {
+	var t model.Triggered
+	path, err := refPath(jobExecutionPath, job, "/trigger")
+	if err != nil {
+		return t, fmt.Errorf("trigger %s: %w", job, err)
+	}
+	err = c.read(ctx, http.MethodPost, path, "", nil, &t)
+	return t, err
+}
+
+// TriggerSequence triggers the given files and all their downstream
+// dependencies in sequence, setting workbook variables; the answer is the
+// execution plan. variables may be nil.
+func (c *Client) TriggerSequence(ctx context.Context, fileIDs []int64, variables map[string]string) (model.ExecutionPlan, error) {
+	if variables == nil {
+		variables = map[string]string{}
+	}
+	var plan model.ExecutionPlan
+	err := c.read(ctx, http.MethodPost, jobExecutionPath+"sequential-trigger", "",
+		model.SequentialTrigger{Variables: variables, FileIDs: fileIDs}, &plan)
+	return plan, err
+}
+
+// StopJob stops the running job a file holds.
+func (c *Client) StopJob(ctx context.Context, job Ref) error {
+	path, err := refPath(jobExecutionPath, job, "/stop")
+	if err != nil {
+		return fmt.Errorf("stop %s: %w", job, err)
+	}
+	_, err = c.call(ctx, http.MethodPost, path, "", nil, nil, false)
+	return err
+}
+
+// DeleteJobData marks a job's data for deletion. Its three answers stay
+// apart: Outcome DeletionMarked (now marked), DeletionAlreadyMarked (already
+// deleted or marked), and the failure answer (unknown id), which comes back
+// as an *Error carrying the reason together with Outcome DeletionFailed and
+// the same Reason, so callers may look at either.
+func (c *Client) DeleteJobData(ctx context.Context, dataID int64) (model.DataDeletion, error) {
+	var d model.DataDeletion
+	err := c.read(ctx, http.MethodDelete, "/rest/data/"+strconv.FormatInt(dataID, 10), "", nil, &d)
+	if err != nil {
+		d = model.DataDeletion{Outcome: model.DeletionFailed, Reason: reasonOf(err)}
+	}
+	return d, err
+}
