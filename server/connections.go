@@ -1,0 +1,5 @@
+package server
+
+import "net/http"
+
+func (s *Server) registerConnectionRoutes(mux *http.ServeMux) {}

@@ -1,0 +1,5 @@
+package server
+
+import "context"
+
+func (s *Server) seedDemo(ctx context.Context) error { return nil }

@@ -1,0 +1,5 @@
+package server
+
+import "net/http"
+
+func (s *Server) registerDependencyRoutes(mux *http.ServeMux) {}

@@ -1,0 +1,195 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/store"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// bcryptCost is the cost of real accounts' password hashes.
+const bcryptCost = bcrypt.DefaultCost
+
+// realm is the HTTP Basic realm every 401 names.
+const realm = `Basic realm="dap"`
+
+type userKey struct{}
+
+// userFrom returns the authenticated user of a request that passed
+// authenticate (every route does), with the ids of its groups.
+func userFrom(r *http.Request) store.User {
+	u, _ := r.Context().Value(userKey{}).(store.User)
+	return u
+}
+
+// authenticate admits requests with valid HTTP Basic credentials, putting the
+// user into the request context (userFrom); others get 401 and a challenge.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, password, ok := r.BasicAuth()
+		if !ok {
+			w.Header().Set("WWW-Authenticate", realm)
+			writeFailure(w, http.StatusUnauthorized, "credentials required (HTTP Basic)")
+			return
+		}
+		u, err := s.store.UserByName(r.Context(), name)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			writeError(w, err)
+			return
+		}
+		if err != nil || !s.auth.verify(u, password) {
+			w.Header().Set("WWW-Authenticate", realm)
+			writeFailure(w, http.StatusUnauthorized, "wrong user name or password")
+			return
+		}
+		next.ServeHTTP(w, routeRootRef(r.WithContext(context.WithValue(r.Context(), userKey{}, u))))
+	})
+}
+
+// authCache remembers passwords that matched a stored hash, as keyed MACs
+// under a per-process random key, so each request does not pay for bcrypt.
+// An entry counts only while the user's stored hash is the one it matched.
+type authCache struct {
+	key []byte
+	mu  sync.Mutex
+	ok  map[string]authEntry // by user name
+}
+
+type authEntry struct {
+	hash string
+	mac  []byte
+}
+
+func newAuthCache() *authCache {
+	key := make([]byte, 32)
+	rand.Read(key)
+	return &authCache{key: key, ok: map[string]authEntry{}}
+}
+
+func (c *authCache) verify(u store.User, password string) bool {
+	m := hmac.New(sha256.New, c.key)
+	m.Write([]byte(password))
+	mac := m.Sum(nil)
+	c.mu.Lock()
+	e, cached := c.ok[u.Name]
+	c.mu.Unlock()
+	if cached && e.hash == u.PasswordHash && hmac.Equal(e.mac, mac) {
+		return true
+	}
+	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
+		return false
+	}
+	c.mu.Lock()
+	c.ok[u.Name] = authEntry{hash: u.PasswordHash, mac: mac}
+	c.mu.Unlock()
+	return true
+}
+
+// routeRootRef lets a folder ref of `%2F` alone (the root by path) reach the
+// handlers: ServeMux does not route a segment that decodes to "/" alone, so
+// the segment becomes the root's file id.
+func routeRootRef(r *http.Request) *http.Request {
+	const prefix = "/api/filesystem/folders/"
+	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), prefix)
+	if !ok {
+		return r
+	}
+	seg, tail, hasTail := strings.Cut(rest, "/")
+	if !strings.EqualFold(seg, "%2F") {
+		return r
+	}
+	escaped := prefix + fmt.Sprint(store.RootID)
+	if hasTail {
+		escaped += "/" + tail
+	}
+	path, err := url.PathUnescape(escaped)
+	if err != nil {
+		return r
+	}
+	u := *r.URL
+	u.Path, u.RawPath = path, escaped
+	r2 := *r
+	r2.URL = &u
+	return &r2
+}
+
+// writeJSON answers with code and v as JSON.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		log.Printf("encode answer: %v", err)
+		writeFailure(w, http.StatusInternalServerError, "could not encode the answer")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(body)
+}
+
+// writeFailure answers with code and the failure body {"status":"failure","reason":...}.
+func writeFailure(w http.ResponseWriter, code int, reason string) {
+	writeJSON(w, code, model.Failure{Status: model.StatusFailure, Reason: reason})
+}
+
+// writeError answers with the status a store error calls for: 404 not found,
+// 409 exists or has dependents (naming them in paths), 400 bad input,
+// otherwise 500 with a generic reason (the error goes to the log).
+func writeError(w http.ResponseWriter, err error) {
+	var dependents *store.DependentsError
+	switch {
+	case errors.As(err, &dependents):
+		writeJSON(w, http.StatusConflict, model.Failure{Status: model.StatusFailure,
+			Reason: fmt.Sprintf("%s is still used by %s", dependents.Path, strings.Join(dependents.Paths, ", ")),
+			Paths:  dependents.Paths})
+	case errors.Is(err, store.ErrNotFound):
+		writeFailure(w, http.StatusNotFound, err.Error())
+	case errors.Is(err, store.ErrExists), errors.Is(err, store.ErrNotEmpty):
+		writeFailure(w, http.StatusConflict, err.Error())
+	case errors.Is(err, store.ErrBadInput):
+		writeFailure(w, http.StatusBadRequest, err.Error())
+	default:
+		log.Printf("internal error: %v", err)
+		writeFailure(w, http.StatusInternalServerError, "internal error")
+	}
+}
+
+// decodeJSON reads the request body into v strictly: one JSON value, no
+// unknown fields, at most Config.MaxBodyBytes. On failure it answers (400, or
+// 413 past the cap) and returns false.
+func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("more than one JSON value")
+	} else if err == nil {
+		if _, trailing := dec.Token(); trailing != io.EOF {
+			err = errors.New("data after the JSON value")
+		}
+	}
+	var tooBig *http.MaxBytesError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &tooBig):
+		writeFailure(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooBig.Limit))
+	case errors.Is(err, io.EOF):
+		writeFailure(w, http.StatusBadRequest, "request body is empty; a JSON object is expected")
+	default:
+		writeFailure(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
+	}
+	return false
+}

@@ -1,0 +1,116 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"github.com/dapconsole/dapconsole/server/store"
+)
+
+// DefaultMaxBodyBytes caps JSON request bodies when Config.MaxBodyBytes is 0.
+const DefaultMaxBodyBytes = 1 << 20
+
+// Config sets up a server.
+type Config struct {
+	// DataDir holds the database, the secrets key and the files/ folder.
+	DataDir string
+	// DemoData seeds demo users and a demo tree into an empty data directory.
+	DemoData bool
+	// AdminPassword is the password of the `admin` user created in an empty
+	// data directory when DemoData is off; required then.
+	AdminPassword string
+	// FileRoots are the directories file-system and SQLite connections may
+	// reach; empty means the data directory's files/ folder.
+	FileRoots []string
+	// MaxBodyBytes caps JSON request bodies (413 past it); 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// FilesDir is the folder inside a data directory that holds the files
+// file-system connections read and write.
+func FilesDir(dataDir string) string { return filepath.Join(dataDir, "files") }
+
+// Server is the embedded platform: its store, handlers and job engine.
+type Server struct {
+	cfg   Config
+	store *store.Store
+	auth  *authCache
+}
+
+// New opens the data directory, creating the first users (demo data, or
+// `admin` with cfg.AdminPassword) when it is empty, and starts the job engine.
+func New(cfg Config) (*Server, error) {
+	if cfg.DataDir == "" {
+		return nil, errors.New("server: no data directory")
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if len(cfg.FileRoots) == 0 {
+		cfg.FileRoots = []string{FilesDir(cfg.DataDir)}
+	}
+	if err := os.MkdirAll(FilesDir(cfg.DataDir), 0o755); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	st, err := store.Open(cfg.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	s := &Server{cfg: cfg, store: st, auth: newAuthCache()}
+	if err := s.initialize(context.Background()); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	if err := s.startJobs(); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("server: start jobs: %w", err)
+	}
+	return s, nil
+}
+
+// initialize creates the first users of an empty data directory.
+func (s *Server) initialize(ctx context.Context) error {
+	n, err := s.store.CountUsers(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	if s.cfg.DemoData {
+		return s.seedDemo(ctx)
+	}
+	if s.cfg.AdminPassword == "" {
+		return errors.New("an empty data directory needs an administrator password (DAP_ADMIN_PASSWORD) or demo data")
+	}
+	hash, err := store.HashPassword(s.cfg.AdminPassword, bcryptCost)
+	if err != nil {
+		return err
+	}
+	_, err = s.store.CreateUser(ctx, "admin", hash, true)
+	return err
+}
+
+// Store is the server's store, for tests and tools that need direct access.
+func (s *Server) Store() *store.Store { return s.store }
+
+// Handler is the whole REST interface; every route requires HTTP Basic credentials.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	s.registerFolderRoutes(mux)
+	s.registerConnectionRoutes(mux)
+	s.registerDependencyRoutes(mux)
+	s.registerJobRoutes(mux)
+	s.registerBackupRoutes(mux)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeFailure(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
+	})
+	return s.authenticate(mux)
+}
+
+// Close stops the job engine and closes the store.
+func (s *Server) Close() error {
+	s.stopJobs()
+	return s.store.Close()
+}

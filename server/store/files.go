@@ -1,0 +1,466 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/google/uuid"
+)
+
+// File is a folder or file of the tree, without its configuration.
+type File struct {
+	ID       int64
+	ParentID int64 // 0 for the root
+	Path     string
+	Name     string // last path segment, extension included
+	Kind     model.Kind
+	UUID     string
+	ConfigID int64 // 0 for folders
+	OwnerID  int64 // 0 for the system owner
+	Owner    string
+	Others   model.Flags
+	// Description is the configuration's file.description, kept beside it
+	// so that lists need not decode every configuration.
+	Description string
+}
+
+// IsFolder reports whether the file is a folder.
+func (f File) IsFolder() bool { return f.Kind == model.KindFolder }
+
+// BaseName is the name without the kind's extension, as file.name carries it.
+func (f File) BaseName() string { return strings.TrimSuffix(f.Name, f.Kind.Extension()) }
+
+// Permissions are the access flags of a file: for others and per group id.
+type Permissions struct {
+	Others model.Flags
+	Groups map[int64]model.Flags
+}
+
+// GroupPermission is one group's flags on a file.
+type GroupPermission struct {
+	Group Group
+	Flags model.Flags
+}
+
+// NewFile describes a file or folder to create.
+type NewFile struct {
+	Path    string
+	OwnerID int64
+	// UUID keeps a known identity (a restore); "" makes a new one.
+	UUID string
+	// Config is the representation of a non-folder; nil creates a folder.
+	// Its file.path, file.name and file.uuid are set from the file.
+	Config *model.Configuration
+	// Permissions nil inherits the parent folder's others and group flags.
+	Permissions *Permissions
+}
+
+// MissingSourceError refuses a configuration whose source does not resolve.
+type MissingSourceError struct {
+	Source model.SourceRef
+}
+
+func (e *MissingSourceError) Error() string {
+	if e.Source.UUID != "" {
+		return fmt.Sprintf("source %s does not exist", e.Source.UUID)
+	}
+	return fmt.Sprintf("source %q does not exist", e.Source.Path)
+}
+
+// Unwrap lets errors.Is match ErrNotFound.
+func (e *MissingSourceError) Unwrap() error { return ErrNotFound }
+
+// CleanPath checks a tree path: absolute, no empty, "." or ".." segments, no
+// trailing slash (except the root "/"); it returns it unchanged when valid.
+func CleanPath(p string) (string, error) {
+	if p == "/" {
+		return p, nil
+	}
+	if !strings.HasPrefix(p, "/") || strings.ContainsRune(p, 0) {
+		return "", fmt.Errorf("%w: path %q must start with /", ErrBadInput, p)
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", fmt.Errorf("%w: path %q has an empty, . or .. segment", ErrBadInput, p)
+		}
+	}
+	return p, nil
+}
+
+// ParentPath is the path of the folder holding p.
+func ParentPath(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return p[:i]
+}
+
+const fileColumns = `f.id, coalesce(f.parent_id, 0), f.path, f.name, f.kind, f.uuid, coalesce(f.config_id, 0),
+	coalesce(f.owner_id, 0), coalesce(u.name, '` + SystemOwner + `'), f.others_read, f.others_write, f.others_execute, f.description`
+
+const fileFrom = ` FROM files f LEFT JOIN users u ON u.id = f.owner_id `
+
+func scanFile(row interface{ Scan(...any) error }) (File, error) {
+	var f File
+	var kind string
+	err := row.Scan(&f.ID, &f.ParentID, &f.Path, &f.Name, &kind, &f.UUID, &f.ConfigID,
+		&f.OwnerID, &f.Owner, &f.Others.Readable, &f.Others.Writable, &f.Others.Executable, &f.Description)
+	f.Kind = model.Kind(kind)
+	return f, err
+}
+
+func (q Queries) fileWhere(ctx context.Context, what, where string, arg any) (File, error) {
+	f, err := scanFile(q.q.QueryRowContext(ctx, `SELECT `+fileColumns+fileFrom+`WHERE `+where, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return File{}, fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	if err != nil {
+		return File{}, fmt.Errorf("%s: %w", what, err)
+	}
+	return f, nil
+}
+
+func (q Queries) filesWhere(ctx context.Context, what, where string, args ...any) ([]File, error) {
+	rows, err := q.q.QueryContext(ctx, `SELECT `+fileColumns+fileFrom+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var files []File
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		files = append(files, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return files, nil
+}
+
+// FileByID returns the file with a file id, or ErrNotFound.
+func (q Queries) FileByID(ctx context.Context, id int64) (File, error) {
+	return q.fileWhere(ctx, fmt.Sprintf("file %d", id), `f.id = ?`, id)
+}
+
+// FileByUUID returns the file with a UUID, or ErrNotFound.
+func (q Queries) FileByUUID(ctx context.Context, id string) (File, error) {
+	return q.fileWhere(ctx, "file "+id, `f.uuid = ?`, strings.ToLower(id))
+}
+
+// FileByPath returns the file at a path, or ErrNotFound.
+func (q Queries) FileByPath(ctx context.Context, path string) (File, error) {
+	return q.fileWhere(ctx, fmt.Sprintf("file %q", path), `f.path = ?`, path)
+}
+
+// FileByConfigID returns the file with a configuration id, or ErrNotFound.
+func (q Queries) FileByConfigID(ctx context.Context, id int64) (File, error) {
+	return q.fileWhere(ctx, fmt.Sprintf("configuration %d", id), `f.config_id = ?`, id)
+}
+
+// ChildFolders returns the folders directly inside a folder, by name.
+func (q Queries) ChildFolders(ctx context.Context, parentID int64) ([]File, error) {
+	return q.filesWhere(ctx, fmt.Sprintf("folders in %d", parentID),
+		`WHERE f.parent_id = ? AND f.kind = 'folder' ORDER BY f.name`, parentID)
+}
+
+// Children returns everything directly inside a folder, by name.
+func (q Queries) Children(ctx context.Context, parentID int64) ([]File, error) {
+	return q.filesWhere(ctx, fmt.Sprintf("files in %d", parentID), `WHERE f.parent_id = ? ORDER BY f.name`, parentID)
+}
+
+// Descendants returns everything below a folder (not the folder), by path,
+// so that every folder comes before its contents.
+func (q Queries) Descendants(ctx context.Context, folder File) ([]File, error) {
+	what := fmt.Sprintf("contents of %s", folder.Path)
+	if folder.ID == RootID {
+		return q.filesWhere(ctx, what, `WHERE f.id <> ? ORDER BY f.path`, RootID)
+	}
+	// '0' follows '/' in byte order: the range holds exactly the paths below.
+	return q.filesWhere(ctx, what, `WHERE f.path > ? AND f.path < ? ORDER BY f.path`, folder.Path+"/", folder.Path+"0")
+}
+
+// FilesOfKind returns every file of a kind, by configuration id.
+func (q Queries) FilesOfKind(ctx context.Context, kind model.Kind) ([]File, error) {
+	return q.filesWhere(ctx, fmt.Sprintf("%s files", kind), `WHERE f.kind = ? ORDER BY f.config_id, f.id`, string(kind))
+}
+
+// Ancestors returns the folders above a file, root first.
+func (q Queries) Ancestors(ctx context.Context, f File) ([]File, error) {
+	if f.ID == RootID {
+		return nil, nil
+	}
+	var paths []any
+	for p := ParentPath(f.Path); ; p = ParentPath(p) {
+		paths = append(paths, p)
+		if p == "/" {
+			break
+		}
+	}
+	return q.filesWhere(ctx, "folders above "+f.Path,
+		`WHERE f.path IN (?`+strings.Repeat(",?", len(paths)-1)+`) ORDER BY length(f.path)`, paths...)
+}
+
+// Configuration returns a file's representation: file.* set from the file,
+// sources as the files they resolved to, secrets sealed (SECURE:0:...).
+func (q Queries) Configuration(ctx context.Context, f File) (model.Configuration, error) {
+	var raw sql.NullString
+	if err := q.q.QueryRowContext(ctx, `SELECT config FROM files WHERE id = ?`, f.ID).Scan(&raw); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			err = ErrNotFound
+		}
+		return model.Configuration{}, fmt.Errorf("configuration of %s: %w", f.Path, err)
+	}
+	if !raw.Valid {
+		return model.Configuration{}, fmt.Errorf("configuration of %s: %w: a folder has none", f.Path, ErrNotFound)
+	}
+	var cfg model.Configuration
+	if err := json.Unmarshal([]byte(raw.String), &cfg); err != nil {
+		return model.Configuration{}, fmt.Errorf("configuration of %s: %w", f.Path, err)
+	}
+	cfg.File = model.FileInfo{UUID: f.UUID, Path: f.Path, Description: f.Description, Name: f.BaseName()}
+	sources, err := q.Sources(ctx, f.ID)
+	if err != nil {
+		return model.Configuration{}, err
+	}
+	cfg.Sources = nil
+	for _, s := range sources {
+		cfg.Sources = append(cfg.Sources, model.SourceRef{UUID: s.UUID, Path: s.Path})
+	}
+	return cfg, nil
+}
+
+// Sources returns the files a file reads from, in its configuration's order.
+func (q Queries) Sources(ctx context.Context, id int64) ([]File, error) {
+	return q.filesWhere(ctx, fmt.Sprintf("sources of %d", id),
+		`JOIN file_sources s ON s.source_id = f.id WHERE s.file_id = ? ORDER BY s.position`, id)
+}
+
+// Dependents returns the files that read from a file directly, by path.
+func (q Queries) Dependents(ctx context.Context, id int64) ([]File, error) {
+	return q.filesWhere(ctx, fmt.Sprintf("dependents of %d", id),
+		`WHERE f.id IN (SELECT file_id FROM file_sources WHERE source_id = ?) ORDER BY f.path`, id)
+}
+
+// ResolveSource returns the file a source reference names: by UUID when it
+// has one, else by path; a *MissingSourceError when there is none.
+func (q Queries) ResolveSource(ctx context.Context, ref model.SourceRef) (File, error) {
+	var f File
+	var err error
+	switch {
+	case ref.UUID != "":
+		f, err = q.FileByUUID(ctx, ref.UUID)
+	case ref.Path != "":
+		f, err = q.FileByPath(ctx, ref.Path)
+	default:
+		return File{}, fmt.Errorf("%w: a source names neither uuid nor path", ErrBadInput)
+	}
+	if errors.Is(err, ErrNotFound) || (err == nil && f.IsFolder()) {
+		return File{}, &MissingSourceError{Source: ref}
+	}
+	return f, err
+}
+
+// CreateFile adds a folder (Config nil) or a file at nf.Path. The parent
+// folder must exist (ErrNotFound), the path must be free (ErrExists), a file's
+// extension must name its kind, and its sources must resolve
+// (*MissingSourceError). Secret properties are sealed.
+func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
+	path, err := CleanPath(nf.Path)
+	if err != nil {
+		return File{}, fmt.Errorf("create: %w", err)
+	}
+	if path == "/" {
+		return File{}, fmt.Errorf("create /: %w", ErrExists)
+	}
+	kind := model.KindFolder
+	if nf.Config != nil {
+		k, ok := model.KindOfPath(path)
+		if !ok {
+			return File{}, fmt.Errorf("create %s: %w: the extension names no file kind", path, ErrBadInput)
+		}
+		kind = k
+	}
+	parent, err := q.FileByPath(ctx, ParentPath(path))
+	if err != nil {
+		return File{}, fmt.Errorf("create %s: parent folder: %w", path, err)
+	}
+	if !parent.IsFolder() {
+		return File{}, fmt.Errorf("create %s: %w: %s is not a folder", path, ErrBadInput, parent.Path)
+	}
+	id := nf.UUID
+	if id == "" {
+		id = uuid.NewString()
+	} else if _, err := uuid.Parse(id); err != nil {
+		return File{}, fmt.Errorf("create %s: %w: uuid %q", path, ErrBadInput, id)
+	}
+	perms := nf.Permissions
+	if perms == nil {
+		if perms, err = q.permissionsOf(ctx, parent.ID); err != nil {
+			return File{}, fmt.Errorf("create %s: %w", path, err)
+		}
+	}
+	var owner any
+	if nf.OwnerID != 0 {
+		owner = nf.OwnerID
+	}
+	var configID any
+	var configJSON any
+	var description string
+	var sources []File
+	if nf.Config != nil {
+		cfg := *nf.Config
+		description = cfg.File.Description
+		if sources, err = q.resolveSources(ctx, cfg.Sources); err != nil {
+			return File{}, fmt.Errorf("create %s: %w", path, err)
+		}
+		if configJSON, err = q.storedJSON(cfg); err != nil {
+			return File{}, fmt.Errorf("create %s: %w", path, err)
+		}
+		var next int64
+		if err := q.q.QueryRowContext(ctx,
+			`UPDATE sequences SET next = next + 1 WHERE name = 'configuration' RETURNING next - 1`).Scan(&next); err != nil {
+			return File{}, fmt.Errorf("create %s: configuration id: %w", path, err)
+		}
+		configID = next
+	}
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	res, err := q.q.ExecContext(ctx, `INSERT INTO files(parent_id, path, name, kind, uuid, config_id, owner_id,
+		others_read, others_write, others_execute, description, config) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		parent.ID, path, name, string(kind), strings.ToLower(id), configID, owner,
+		perms.Others.Readable, perms.Others.Writable, perms.Others.Executable, description, configJSON)
+	if err != nil {
+		if isUniqueViolation(err) {
+			return File{}, fmt.Errorf("create %s: %w (path or uuid taken)", path, ErrExists)
+		}
+		return File{}, fmt.Errorf("create %s: %w", path, err)
+	}
+	fileID, _ := res.LastInsertId()
+	for gid, flags := range perms.Groups {
+		if _, err := q.q.ExecContext(ctx, `INSERT INTO file_groups(file_id, group_id, readable, writable, executable) VALUES (?,?,?,?,?)`,
+			fileID, gid, flags.Readable, flags.Writable, flags.Executable); err != nil {
+			return File{}, fmt.Errorf("create %s: group %d: %w", path, gid, err)
+		}
+	}
+	if err := q.writeSources(ctx, fileID, sources); err != nil {
+		return File{}, fmt.Errorf("create %s: %w", path, err)
+	}
+	return q.FileByID(ctx, fileID)
+}
+
+// UpdateConfiguration replaces a file's representation (its description,
+// properties and sources); its path, name and identity stay.
+func (q Queries) UpdateConfiguration(ctx context.Context, f File, cfg model.Configuration) (File, error) {
+	if f.IsFolder() {
+		return File{}, fmt.Errorf("update %s: %w: a folder has no configuration", f.Path, ErrBadInput)
+	}
+	sources, err := q.resolveSources(ctx, cfg.Sources)
+	if err != nil {
+		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+	}
+	raw, err := q.storedJSON(cfg)
+	if err != nil {
+		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+	}
+	if _, err := q.q.ExecContext(ctx, `UPDATE files SET config = ?, description = ? WHERE id = ?`,
+		raw, cfg.File.Description, f.ID); err != nil {
+		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+	}
+	if _, err := q.q.ExecContext(ctx, `DELETE FROM file_sources WHERE file_id = ?`, f.ID); err != nil {
+		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+	}
+	if err := q.writeSources(ctx, f.ID, sources); err != nil {
+		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+	}
+	return q.FileByID(ctx, f.ID)
+}
+
+// DeleteFile removes a file or an empty folder. It refuses with a
+// *DependentsError while other files read from it, ErrNotEmpty for a folder
+// with contents.
+func (q Queries) DeleteFile(ctx context.Context, f File) error {
+	if f.ID == RootID {
+		return fmt.Errorf("delete /: %w: the root folder stays", ErrBadInput)
+	}
+	dependents, err := q.Dependents(ctx, f.ID)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", f.Path, err)
+	}
+	if len(dependents) > 0 {
+		de := &DependentsError{Path: f.Path}
+		for _, d := range dependents {
+			de.Paths = append(de.Paths, d.Path)
+		}
+		return de
+	}
+	var children int
+	if err := q.q.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE parent_id = ?`, f.ID).Scan(&children); err != nil {
+		return fmt.Errorf("delete %s: %w", f.Path, err)
+	}
+	if children > 0 {
+		return fmt.Errorf("delete %s: %w", f.Path, ErrNotEmpty)
+	}
+	if _, err := q.q.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, f.ID); err != nil {
+		return fmt.Errorf("delete %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+func (q Queries) resolveSources(ctx context.Context, refs []model.SourceRef) ([]File, error) {
+	files := make([]File, 0, len(refs))
+	for _, ref := range refs {
+		f, err := q.ResolveSource(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+func (q Queries) writeSources(ctx context.Context, fileID int64, sources []File) error {
+	for i, s := range sources {
+		if s.ID == fileID {
+			return fmt.Errorf("%w: a file cannot be its own source", ErrBadInput)
+		}
+		if _, err := q.q.ExecContext(ctx, `INSERT INTO file_sources(file_id, position, source_id) VALUES (?,?,?)`,
+			fileID, i, s.ID); err != nil {
+			return fmt.Errorf("source %s: %w", s.Path, err)
+		}
+	}
+	return nil
+}
+
+// storedJSON is the representation as kept in the database: secrets sealed;
+// file and sources left out, since the columns and file_sources hold them.
+func (q Queries) storedJSON(cfg model.Configuration) (string, error) {
+	cfg.File = model.FileInfo{}
+	cfg.Sources = nil
+	props := make(map[string][]string, len(cfg.Properties))
+	for key, values := range cfg.Properties {
+		if !model.IsSecretProperty(key) {
+			props[key] = values
+			continue
+		}
+		sealed := make([]string, len(values))
+		for i, v := range values {
+			s, err := q.secrets.Accept(v)
+			if err != nil {
+				return "", fmt.Errorf("property %s: %w", key, err)
+			}
+			sealed[i] = s
+		}
+		props[key] = sealed
+	}
+	cfg.Properties = props
+	b, err := json.Marshal(cfg)
+	return string(b), err
+}
