@@ -1,6 +1,211 @@
 package main
 
-import "errors"
+import (
+	"cmp"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
 
-func runLogin(args []string) error  { return errors.New("login: not built yet") }
-func runLogout(args []string) error { return errors.New("logout: not built yet") }
+	"github.com/dapconsole/dapconsole/credentials"
+)
+
+// loginTimeout bounds the one authenticated call that checks the credentials.
+const loginTimeout = 20 * time.Second
+
+// accountIO is what login, logout and the console's credential lookup take
+// from the process; tests replace every part.
+type accountIO struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	profilesPath   string
+	verify         credentials.Verifier
+}
+
+func processAccountIO() (accountIO, error) {
+	path, err := credentials.ProfilesPath()
+	if err != nil {
+		return accountIO{}, err
+	}
+	return accountIO{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv:       os.Getenv,
+		profilesPath: path,
+		verify:       credentials.CheckWithServer,
+	}, nil
+}
+
+func runLogin(args []string) error {
+	env, err := processAccountIO()
+	if err != nil {
+		return err
+	}
+	return login(args, env)
+}
+
+func runLogout(args []string) error {
+	env, err := processAccountIO()
+	if err != nil {
+		return err
+	}
+	return logout(args, env)
+}
+
+// login asks for what the flags and the profile leave missing, checks the
+// credentials with one call and only then saves the profile and the password.
+func login(args []string, env accountIO) error {
+	flags := flag.NewFlagSet("login", flag.ContinueOnError)
+	flags.SetOutput(env.stderr)
+	server := flags.String("server", "", "server `URL`, e.g. https://dap.example.com")
+	user := flags.String("user", "", "user `NAME`")
+	profileName := flags.String("profile", "", "profile `NAME` to create or update (default: the default profile, or \"default\")")
+	readOnly := flags.Bool("read-only", false, "mark the profile read-only: the console disables every write")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if flags.NArg() > 0 {
+		return fmt.Errorf("login: unexpected argument %q", flags.Arg(0))
+	}
+	profiles, err := credentials.LoadProfiles(env.profilesPath)
+	if err != nil {
+		return err
+	}
+	name := *profileName
+	if name == "" {
+		name = cmp.Or(profiles.Default, credentials.DefaultProfileName)
+	}
+	if err := credentials.ValidateProfileName(name); err != nil {
+		return err
+	}
+	profile, existed := profiles.Get(name)
+	profile.Name = name
+	if *server != "" {
+		profile.Server = *server
+	}
+	if *user != "" {
+		profile.User = *user
+	}
+	flags.Visit(func(f *flag.Flag) {
+		if f.Name == "read-only" {
+			profile.ReadOnly = *readOnly
+		}
+	})
+
+	prompt := credentials.NewPrompter(env.stdin, env.stdout)
+	if profile.Server == "" {
+		profile.Server, err = askServer(prompt, env.stdout)
+	} else {
+		profile.Server, err = credentials.NormalizeServer(profile.Server)
+	}
+	if err != nil {
+		return fmt.Errorf("login: %w", err)
+	}
+	for profile.User == "" {
+		if profile.User, err = prompt.Line("User", ""); err != nil {
+			return fmt.Errorf("login: %w", err)
+		}
+	}
+	password, err := prompt.Password("Password for " + credentials.Key(profile.User, profile.Server))
+	if err != nil {
+		return fmt.Errorf("login: %w", err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), loginTimeout)
+	defer cancel()
+	notice, err := credentials.Login(ctx, profiles, profile, password, env.verify)
+	if err != nil {
+		return err
+	}
+	saved, _ := profiles.Get(name)
+	verb := "saved"
+	if existed {
+		verb = "updated"
+	}
+	fmt.Fprintf(env.stdout, "Logged in as %s; profile %s %s%s.\n",
+		credentials.Key(saved.User, saved.Server), name, verb, defaultNote(profiles, name))
+	if notice != "" {
+		fmt.Fprintln(env.stderr, notice)
+	}
+	return nil
+}
+
+// askServer asks until the answer is a URL the console can use.
+func askServer(prompt *credentials.Prompter, out io.Writer) (string, error) {
+	for {
+		raw, err := prompt.Line("Server URL", "")
+		if err != nil {
+			return "", err
+		}
+		server, err := credentials.NormalizeServer(raw)
+		if err == nil {
+			return server, nil
+		}
+		fmt.Fprintln(out, err)
+	}
+}
+
+func defaultNote(profiles *credentials.Profiles, name string) string {
+	if profiles.Default == name {
+		return " (the default)"
+	}
+	return "; use it with --profile " + name
+}
+
+// logout removes the stored password of a profile and keeps the profile.
+func logout(args []string, env accountIO) error {
+	flags := flag.NewFlagSet("logout", flag.ContinueOnError)
+	flags.SetOutput(env.stderr)
+	profileName := flags.String("profile", "", "profile `NAME` (default: the default profile)")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if flags.NArg() > 0 {
+		return fmt.Errorf("logout: unexpected argument %q", flags.Arg(0))
+	}
+	profiles, err := credentials.LoadProfiles(env.profilesPath)
+	if err != nil {
+		return err
+	}
+	name := cmp.Or(*profileName, profiles.Default)
+	if name == "" {
+		return errors.New("logout: no profile yet; dapconsole login creates one")
+	}
+	profile, ok := profiles.Get(name)
+	if !ok {
+		return fmt.Errorf("logout: profile %q not found", name)
+	}
+	err = credentials.Logout(profile)
+	var unavailable *credentials.UnavailableError
+	switch {
+	case errors.Is(err, credentials.ErrNoPassword):
+		fmt.Fprintf(env.stdout, "No password stored for profile %s (%s).\n", name, credentials.Key(profile.User, profile.Server))
+		return nil
+	case errors.As(err, &unavailable):
+		return errors.New(unavailable.Advice())
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(env.stdout, "Logged out of profile %s: password of %s removed from the keyring.\n",
+		name, credentials.Key(profile.User, profile.Server))
+	return nil
+}
+
+// resolveConsoleSession is the console's credential lookup: flags, then the
+// profile; the password from DAP_PASSWORD, the keyring, or a masked prompt.
+// When the keyring is unavailable it says so in one sentence and carries on.
+func resolveConsoleSession(req credentials.Request, env accountIO) (credentials.Session, error) {
+	profiles, err := credentials.LoadProfiles(env.profilesPath)
+	if err != nil {
+		return credentials.Session{}, err
+	}
+	return credentials.Resolve(req, credentials.Env{
+		Profiles: profiles,
+		Getenv:   env.getenv,
+		Prompt:   credentials.NewPrompter(env.stdin, env.stderr),
+	})
+}
+
