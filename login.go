@@ -208,4 +208,3 @@ func resolveConsoleSession(req credentials.Request, env accountIO) (credentials.
 		Prompt:   credentials.NewPrompter(env.stdin, env.stderr),
 	})
 }
-
