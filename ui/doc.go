@@ -1,3 +1,62 @@
 // Package ui is the console: a root Bubble Tea model that composes the pane
 // models (folders, connections, jobs), the shared key map, help and dialogs.
+//
+// # Shape
+//
+// ui/common holds what every pane shares: the Pane interface, the Context
+// (styles, the one KeyMap, the api client, who is logged in, read-only),
+// the messages panes send the root (StatusMsg, OpenDialogMsg, GotoPathMsg,
+// FocusPaneMsg, UnauthorizedMsg) and StartTask for background work. ui/dialog
+// holds the reusable dialogs (Confirm, Form). The root (this package) owns
+// the header, the status line, the `:` command line, help and the dialog
+// stack, and routes: the top dialog gets every key first; keys go to the
+// active pane only; every other message goes to every pane and dialog.
+//
+// # Plugging a pane in
+//
+// A pane is a package under ui/ (ui/connections, ui/jobs) with a
+// constructor taking the shared context:
+//
+//	func New(ctx *common.Context) *Pane   // *Pane implements common.Pane
+//
+// and replacing its placeholder line in defaultPanes (panes.go):
+//
+//	jobs.New(ctx),
+//
+// Rules for a pane:
+//   - never block in Update: network calls go through common.StartTask,
+//     which runs them off the loop (the root shows a spinner and the label)
+//     and delivers the task's own typed message; tag results with a request
+//     id and drop stale ones;
+//   - report errors with common.Fail(err) (a 401 then reaches the login
+//     screen, anything else the status line) and successes with
+//     common.Notify;
+//   - match keys only against ctx.Keys; add a binding there, in
+//     ui/common/keys.go, when a pane needs a new one (write keys go in
+//     writeKeys, so read-only mode disables them and help marks them);
+//   - implement common.InputCapturer while a text field has the focus, so
+//     that typing `q` or `1` is text, not quit or a pane switch;
+//   - open confirmations and forms with common.OpenDialog(dialog.NewConfirm(...))
+//     or dialog.NewForm; what they decide comes back as the pane's own message.
+//
+// # Registering `:` commands
+//
+// A pane that implements common.Commander lists its commands:
+//
+//	func (p *Pane) Commands() []common.Command {
+//		return []common.Command{{Name: "trigger", Args: "PATH|ID", Help: "trigger a job",
+//			Run: func(args string) tea.Msg { return triggerRequest{ref: args} }}}
+//	}
+//
+// Run only parses; it returns the pane's own message (or a common.StatusMsg
+// saying what is wrong with the arguments). The root focuses the pane and
+// delivers the message to it. The root's own commands are :folders, :conn,
+// :jobs, :cd PATH, :q and :help.
+//
+// # Login on 401
+//
+// Options.Login builds the login screen (a common.Dialog). The root opens it
+// when any result reports a 401 (common.UnauthorizedMsg) or when it starts
+// without a client; the login screen sends common.LoggedInMsg with the new
+// client, which the root installs in the shared context.
 package ui

@@ -1,0 +1,263 @@
+package ui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/theme"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// Smallest terminal the console lays itself out in; below it shows one line.
+const (
+	MinWidth  = 40
+	MinHeight = 10
+)
+
+// Options configure a console.
+type Options struct {
+	// Context is the shared context; its Client may be nil when Login is
+	// set, and the console then opens with the login screen.
+	Context *common.Context
+	// Panes overrides the panes (tests); nil means the console's own.
+	Panes []common.Pane
+	// Login builds the login screen shown when the server answers 401 or
+	// when there is no client yet. Nil: a 401 is said in the status line.
+	Login func(*common.Context) common.Dialog
+	// HeartbeatOff stops the periodic health check (golden tests).
+	HeartbeatOff bool
+}
+
+// Model is the root of the console: it routes messages, owns the header,
+// the status and command lines, help and the dialog stack, and leaves
+// everything else to the panes.
+type Model struct {
+	ctx      *common.Context
+	opts     Options
+	panes    []common.Pane
+	active   int
+	commands []common.Command
+
+	dialogs []common.Dialog
+	cmdline commandLine
+	help    help.Model
+	spinner spinner.Model
+
+	status status
+	tasks  tasks
+	health health
+	width  int
+	height int
+
+	quitDialog common.Dialog // the open question "quit while a transfer runs?"
+}
+
+// New returns the console.
+func New(opts Options) *Model {
+	ctx := opts.Context
+	panes := opts.Panes
+	if panes == nil {
+		panes = defaultPanes(ctx)
+	}
+	m := &Model{
+		ctx:     ctx,
+		opts:    opts,
+		panes:   panes,
+		help:    help.New(),
+		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		tasks:   tasks{running: map[int64]task{}},
+	}
+	m.help.Styles = ctx.Styles.Help
+	m.commands = m.builtinCommands()
+	for i, p := range panes {
+		if c, ok := p.(common.Commander); ok {
+			for _, cmd := range c.Commands() {
+				m.commands = append(m.commands, cmd.WithOwner(i))
+			}
+		}
+	}
+	m.cmdline = newCommandLine(ctx, m.commands)
+	return m
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	for _, p := range m.panes {
+		cmds = append(cmds, p.Init())
+	}
+	if m.ctx.Client == nil && m.opts.Login != nil {
+		m.openDialog(m.opts.Login(m.ctx))
+	}
+	if !m.opts.HeartbeatOff {
+		cmds = append(cmds, m.scheduleHeartbeat())
+	}
+	return tea.Batch(cmds...)
+}
+
+// ActivePane returns the index of the active pane.
+func (m *Model) ActivePane() int { return m.active }
+
+// Pane returns the pane at index i (tests).
+func (m *Model) Pane(i int) common.Pane { return m.panes[i] }
+
+// Dialog returns the top dialog, nil when none is open.
+func (m *Model) Dialog() common.Dialog {
+	if len(m.dialogs) == 0 {
+		return nil
+	}
+	return m.dialogs[len(m.dialogs)-1]
+}
+
+// Status returns the text of the status line.
+func (m *Model) Status() string { return m.status.text }
+
+// Update implements tea.Model: dialogs first, then the root's own messages,
+// then keys to the active pane and everything else to every pane.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.ctx.Styles = theme.New(msg.IsDark(), m.ctx.Styles.NoColor)
+		m.help.Styles = m.ctx.Styles.Help
+		return m, m.broadcast(msg)
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case common.TaskStartedMsg:
+		return m, m.tasks.start(msg, m.spinner.Tick)
+	case common.TaskDoneMsg:
+		m.tasks.done(msg.ID)
+		m.health.observe(msg.Msg)
+		return m.Update(msg.Msg)
+	case spinner.TickMsg:
+		if !m.tasks.any() {
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		m.ctx.Spinner = m.spinner.View()
+		return m, tea.Batch(cmd, m.broadcast(msg))
+	case heartbeatMsg:
+		return m, m.heartbeat()
+	case healthMsg:
+		m.health.observe(msg)
+		if common.IsUnauthorized(msg.err) {
+			return m, tea.Batch(m.unauthorized(common.UnauthorizedMsg{Err: msg.err}), m.scheduleHeartbeat())
+		}
+		return m, m.scheduleHeartbeat()
+	case common.StatusMsg:
+		return m, m.status.set(msg)
+	case statusExpiredMsg:
+		m.status.expire(msg)
+		return m, nil
+	case common.UnauthorizedMsg:
+		return m, m.unauthorized(msg)
+	case common.LoggedInMsg:
+		m.loggedIn(msg)
+		return m, m.broadcast(msg)
+	case common.OpenDialogMsg:
+		m.openDialog(msg.Dialog)
+		return m, nil
+	case common.FocusPaneMsg:
+		m.focus(msg.Index)
+		return m, nil
+	case common.GotoPathMsg:
+		m.focus(common.PaneFolders)
+		return m, m.broadcast(msg)
+	case quitConfirmedMsg:
+		return m, m.quit()
+	case quitRequestMsg:
+		return m, m.requestQuit()
+	case showHelpMsg:
+		m.help.ShowAll = true
+		return m, nil
+	}
+	return m, m.broadcast(msg)
+}
+
+// broadcast gives a non-key message to every dialog and every pane.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i := len(m.dialogs) - 1; i >= 0; i-- {
+		d, cmd := m.dialogs[i].Update(msg)
+		cmds = append(cmds, cmd)
+		if d == nil {
+			m.dialogs = append(m.dialogs[:i], m.dialogs[i+1:]...)
+			continue
+		}
+		m.dialogs[i] = d
+	}
+	for i, p := range m.panes {
+		var cmd tea.Cmd
+		m.panes[i], cmd = p.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) resize(width, height int) {
+	m.width, m.height = width, height
+	bodyW, bodyH := m.bodySize()
+	for _, p := range m.panes {
+		p.SetSize(bodyW, bodyH)
+	}
+	for _, d := range m.dialogs {
+		d.SetSize(bodyW, bodyH)
+	}
+	m.help.SetWidth(width)
+	m.cmdline.setWidth(width)
+}
+
+// bodySize is the pane area: the terminal less the header, the status line
+// and the help line.
+func (m *Model) bodySize() (int, int) {
+	return max(0, m.width), max(0, m.height-3)
+}
+
+func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+
+func (m *Model) openDialog(d common.Dialog) {
+	d.SetSize(m.bodySize())
+	m.dialogs = append(m.dialogs, d)
+}
+
+func (m *Model) focus(i int) {
+	if i >= 0 && i < len(m.panes) {
+		m.active = i
+	}
+}
+
+func (m *Model) unauthorized(msg common.UnauthorizedMsg) tea.Cmd {
+	m.health.state = healthUnauthorized
+	if m.opts.Login == nil {
+		return m.status.set(common.StatusMsg{Level: common.LevelError,
+			Text: fmt.Sprintf("the server refused the credentials of %s: %v", m.ctx.User, msg.Err)})
+	}
+	if _, open := m.Dialog().(loginScreen); !open {
+		m.openDialog(m.opts.Login(m.ctx))
+	}
+	return nil
+}
+
+// loginScreen is implemented by the login dialog so that a burst of 401s
+// opens it once.
+type loginScreen interface{ LoginScreen() }
+
+func (m *Model) loggedIn(msg common.LoggedInMsg) {
+	m.ctx.Client, m.ctx.Server, m.ctx.User, m.ctx.Profile = msg.Client, msg.Server, msg.User, msg.Profile
+	m.ctx.ReadOnly = msg.ReadOnly
+	m.ctx.Keys.SetReadOnly(msg.ReadOnly)
+	m.health.state = healthUnknown
+}
+
+type quitConfirmedMsg struct{}
+
+func (m *Model) quit() tea.Cmd {
+	m.tasks.cancelAll()
+	return tea.Quit
+}

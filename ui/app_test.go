@@ -1,0 +1,294 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
+)
+
+// press builds the key press a terminal sends for a key name as
+// key.Binding spells it ("q", "tab", "ctrl+c", "esc", "enter", "space").
+func press(name string) tea.KeyPressMsg {
+	special := map[string]tea.KeyPressMsg{
+		"tab":       {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"enter":     {Code: tea.KeyEnter},
+		"esc":       {Code: tea.KeyEscape},
+		"space":     {Code: tea.KeySpace, Text: " "},
+		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+		"backspace": {Code: tea.KeyBackspace},
+	}
+	if k, ok := special[name]; ok {
+		return k
+	}
+	r := []rune(name)[0]
+	return tea.KeyPressMsg{Code: r, Text: name}
+}
+
+// settle runs cmd and feeds back every message that arrives within a short
+// wait, as the program would; timers (notices expiring, heartbeats) are
+// left out because they do not fire within the wait.
+func settle(t *testing.T, m *Model, cmd tea.Cmd) {
+	t.Helper()
+	for _, msg := range collect(cmd, 3) {
+		if _, quit := msg.(tea.QuitMsg); quit {
+			continue
+		}
+		_, next := m.Update(msg)
+		settle(t, m, next)
+	}
+}
+
+func collect(cmd tea.Cmd, depth int) []tea.Msg {
+	if cmd == nil || depth == 0 {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			var out []tea.Msg
+			for _, c := range batch {
+				out = append(out, collect(c, depth-1)...)
+			}
+			return out
+		}
+		if msg == nil {
+			return nil
+		}
+		return []tea.Msg{msg}
+	case <-time.After(50 * time.Millisecond):
+		return nil
+	}
+}
+
+func quits(cmd tea.Cmd) bool {
+	for _, msg := range collect(cmd, 3) {
+		if _, ok := msg.(tea.QuitMsg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func newTestModel(t *testing.T, readOnly bool, w, h int) *Model {
+	t.Helper()
+	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", readOnly)
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{
+		newPlaceholder(ctx, "Folders", "coming"),
+		newPlaceholder(ctx, "Connections", "coming"),
+		newPlaceholder(ctx, "Jobs", "coming"),
+	}})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+func typeKeys(t *testing.T, m *Model, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		_, cmd := m.Update(press(k))
+		settle(t, m, cmd)
+	}
+}
+
+func TestPaneSwitching(t *testing.T) {
+	tests := []struct {
+		keys []string
+		want int
+	}{
+		{[]string{"tab"}, common.PaneConnections},
+		{[]string{"tab", "tab", "tab"}, common.PaneFolders},
+		{[]string{"shift+tab"}, common.PaneJobs},
+		{[]string{"3"}, common.PaneJobs},
+		{[]string{"2", "1"}, common.PaneFolders},
+		{append([]string{":"}, append(strings.Split("jobs", ""), "enter")...), common.PaneJobs},
+		{append([]string{":"}, append(strings.Split("conn", ""), "enter")...), common.PaneConnections},
+		{append([]string{"3", ":"}, append(strings.Split("folders", ""), "enter")...), common.PaneFolders},
+		{[]string{":", "j", "esc", "tab"}, common.PaneConnections},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.keys, ""), func(t *testing.T) {
+			m := newTestModel(t, false, 80, 24)
+			typeKeys(t, m, tt.keys...)
+			if got := m.ActivePane(); got != tt.want {
+				t.Fatalf("active pane %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		line       string
+		wantStatus string
+		wantPane   int
+	}{
+		{"nosuch", "unknown command :nosuch", common.PaneFolders},
+		{"cd", ":cd needs a folder path", common.PaneFolders},
+		{"cd /Data", "", common.PaneFolders},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			m := newTestModel(t, false, 80, 24)
+			typeKeys(t, m, "2", ":")
+			typeKeys(t, m, strings.Split(tt.line, "")...)
+			typeKeys(t, m, "enter")
+			if !strings.Contains(m.Status(), tt.wantStatus) {
+				t.Errorf("status %q, want it to contain %q", m.Status(), tt.wantStatus)
+			}
+			if tt.wantStatus == "" && m.ActivePane() != tt.wantPane {
+				t.Errorf("active pane %d, want %d", m.ActivePane(), tt.wantPane)
+			}
+		})
+	}
+}
+
+func TestCommandLineCompletesAndHints(t *testing.T) {
+	m := newTestModel(t, false, 120, 24)
+	typeKeys(t, m, ":", "j")
+	if hint := ansi.Strip(m.Render()); !strings.Contains(hint, ":jobs show the job dashboard") {
+		t.Fatalf("hint missing in\n%s", hint)
+	}
+	typeKeys(t, m, "tab", "enter")
+	if m.ActivePane() != common.PaneJobs {
+		t.Fatalf("tab completion did not run :jobs, pane %d", m.ActivePane())
+	}
+}
+
+func TestQuit(t *testing.T) {
+	m := newTestModel(t, false, 80, 24)
+	if _, cmd := m.Update(press("q")); !quits(cmd) {
+		t.Fatal("q did not quit")
+	}
+	m = newTestModel(t, false, 80, 24)
+	typeKeys(t, m, ":", "q")
+	if _, cmd := m.Update(press("enter")); !quits(collectThen(t, m, cmd)) {
+		t.Fatal(":q did not quit")
+	}
+}
+
+// collectThen delivers cmd's messages and returns the commands they yield.
+func collectThen(t *testing.T, m *Model, cmd tea.Cmd) tea.Cmd {
+	t.Helper()
+	var cmds []tea.Cmd
+	for _, msg := range collect(cmd, 3) {
+		_, next := m.Update(msg)
+		cmds = append(cmds, next)
+	}
+	return tea.Batch(cmds...)
+}
+
+func TestQuitAsksWhileTransferRuns(t *testing.T) {
+	m := newTestModel(t, false, 80, 24)
+	_, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m.Update(common.TaskStartedMsg{ID: 1, Label: "backup of /Data", Transfer: true, Cancel: cancel})
+
+	_, cmd := m.Update(press("q"))
+	if quits(cmd) {
+		t.Fatal("q quit while a transfer runs")
+	}
+	if _, ok := m.Dialog().(*dialog.Confirm); !ok {
+		t.Fatalf("no confirmation open, dialog %T", m.Dialog())
+	}
+	if screen := ansi.Strip(m.Render()); !strings.Contains(screen, "backup of /Data is still running") {
+		t.Fatalf("confirmation does not name the transfer:\n%s", screen)
+	}
+	typeKeys(t, m, "enter") // focus starts on "no"
+	if m.Dialog() != nil {
+		t.Fatal("enter on the default answer did not close the question")
+	}
+	m.Update(press("q"))
+	if _, cmd := m.Update(press("y")); !quits(collectThen(t, m, cmd)) {
+		t.Fatal("y did not quit")
+	}
+
+	m.Update(common.TaskStartedMsg{ID: 2, Label: "restore", Transfer: true, Cancel: cancel})
+	m.Update(press("ctrl+c"))
+	if _, cmd := m.Update(press("ctrl+c")); !quits(cmd) {
+		t.Fatal("a second ctrl+c did not quit")
+	}
+}
+
+func TestHelpToggles(t *testing.T) {
+	m := newTestModel(t, false, 100, 30)
+	typeKeys(t, m, "?")
+	if screen := ansi.Strip(m.Render()); !strings.Contains(screen, "Keys — Folders") {
+		t.Fatalf("full help not shown:\n%s", screen)
+	}
+	typeKeys(t, m, "esc")
+	if screen := ansi.Strip(m.Render()); strings.Contains(screen, "Keys — Folders") {
+		t.Fatal("esc did not close the help")
+	}
+}
+
+func TestReadOnlyDisablesWriteKeys(t *testing.T) {
+	m := newTestModel(t, true, 120, 30)
+	typeKeys(t, m, "R")
+	if want := "read-only session: restore is disabled"; !strings.Contains(m.Status(), want) {
+		t.Fatalf("status %q, want %q", m.Status(), want)
+	}
+	typeKeys(t, m, "esc", "?")
+	screen := ansi.Strip(m.Render())
+	for _, want := range []string{"restore ✗ read-only", "delete ✗ read-only", "read-only"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("help does not mark %q:\n%s", want, screen)
+		}
+	}
+}
+
+func TestStatusErrorStaysUntilDismissed(t *testing.T) {
+	m := newTestModel(t, false, 80, 24)
+	m.Update(common.StatusMsg{Level: common.LevelError, Text: "403 Forbidden"})
+	m.Update(statusExpiredMsg{seq: m.status.seq})
+	if m.Status() == "" {
+		t.Fatal("an error expired")
+	}
+	typeKeys(t, m, "esc")
+	if m.Status() != "" {
+		t.Fatalf("esc left %q", m.Status())
+	}
+}
+
+func TestUnauthorizedWithoutLoginScreen(t *testing.T) {
+	m := newTestModel(t, false, 80, 24)
+	m.Update(common.UnauthorizedMsg{Err: context.DeadlineExceeded})
+	if !strings.Contains(m.Status(), "refused the credentials of admin") {
+		t.Fatalf("status %q", m.Status())
+	}
+}
+
+// TestEverySizeRenders resizes through every size from 0×0 to 130×45: no
+// panic, never more lines or columns than the terminal has, and the
+// minimum size fully laid out.
+func TestEverySizeRenders(t *testing.T) {
+	m := newTestModel(t, false, 80, 24)
+	typeKeys(t, m, "?")
+	for w := 0; w <= 130; w++ {
+		for h := 0; h <= 45; h += 1 + w%3 {
+			m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			screen := m.Render()
+			lines := strings.Split(screen, "\n")
+			if screen != "" && len(lines) > max(h, 1) {
+				t.Fatalf("%d×%d: %d lines", w, h, len(lines))
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > w {
+					t.Fatalf("%d×%d: line %q is %d wide", w, h, ansi.Strip(l), ansi.StringWidth(l))
+				}
+			}
+			small := w < MinWidth || h < MinHeight
+			if small != strings.Contains(screen, "terminal too small") && w >= 25 && h > 0 {
+				t.Fatalf("%d×%d: too-small line shown=%v", w, h, !small)
+			}
+		}
+	}
+}

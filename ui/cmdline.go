@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// commandLine is the `:` line: a text input over the status line, with the
+// matching commands hinted below it and tab completing the name.
+type commandLine struct {
+	ctx      *common.Context
+	input    textinput.Model
+	active   bool
+	commands []common.Command
+	complete key.Binding
+}
+
+func newCommandLine(ctx *common.Context, commands []common.Command) commandLine {
+	in := textinput.New()
+	in.Prompt = ":"
+	sort.SliceStable(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
+	return commandLine{
+		ctx: ctx, input: in, commands: commands,
+		complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+	}
+}
+
+func (c *commandLine) setWidth(w int) { c.input.SetWidth(max(1, w-2)) }
+
+func (c *commandLine) open() tea.Cmd {
+	c.active = true
+	c.input.Reset()
+	return c.input.Focus()
+}
+
+func (c *commandLine) close() {
+	c.active = false
+	c.input.Blur()
+}
+
+func (c *commandLine) update(msg tea.KeyPressMsg, m *Model) tea.Cmd {
+	k := c.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Back):
+		c.close()
+		return nil
+	case key.Matches(msg, k.Confirm):
+		line := c.input.Value()
+		c.close()
+		return m.runCommand(line)
+	case key.Matches(msg, c.complete):
+		if matches := c.matching(); len(matches) > 0 {
+			c.input.SetValue(matches[0].Name + " ")
+			c.input.CursorEnd()
+		}
+		return nil
+	case msg.String() == "backspace" && c.input.Value() == "":
+		c.close()
+		return nil
+	}
+	var cmd tea.Cmd
+	c.input, cmd = c.input.Update(msg)
+	return cmd
+}
+
+// matching returns the commands whose name starts with what is typed.
+func (c *commandLine) matching() []common.Command {
+	typed := strings.TrimSpace(c.input.Value())
+	name, _, hasArgs := strings.Cut(typed, " ")
+	var out []common.Command
+	for _, cmd := range c.commands {
+		if (hasArgs && cmd.Name == name) || (!hasArgs && strings.HasPrefix(cmd.Name, name)) {
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
+
+// hint lists the matching commands with their arguments and help.
+func (c *commandLine) hint() string {
+	var parts []string
+	for _, cmd := range c.matching() {
+		usage := ":" + cmd.Name
+		if cmd.Args != "" {
+			usage += " " + cmd.Args
+		}
+		parts = append(parts, usage+" "+cmd.Help)
+	}
+	if len(parts) == 0 {
+		return "no such command"
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (c *commandLine) ShortHelp() []key.Binding {
+	k := c.ctx.Keys
+	return []key.Binding{c.complete, k.Confirm, k.Back}
+}
+
+// runCommand finds the command a line names and runs it.
+func (m *Model) runCommand(line string) tea.Cmd {
+	name, args, _ := strings.Cut(strings.TrimSpace(line), " ")
+	if name == "" {
+		return nil
+	}
+	for _, cmd := range m.commands {
+		if cmd.Name != name {
+			continue
+		}
+		msg := cmd.Run(strings.TrimSpace(args))
+		if cmd.Owner() >= 0 {
+			m.focus(cmd.Owner())
+		}
+		return func() tea.Msg { return msg }
+	}
+	return m.status.set(common.StatusMsg{Level: common.LevelError,
+		Text: fmt.Sprintf("unknown command :%s — type : then tab to see the commands", name)})
+}
+
+// builtinCommands are the root's own commands; they belong to no pane.
+func (m *Model) builtinCommands() []common.Command {
+	focus := func(i int) func(string) tea.Msg {
+		return func(string) tea.Msg { return common.FocusPaneMsg{Index: i} }
+	}
+	cmds := []common.Command{
+		{Name: "folders", Help: "show the folder tree", Run: focus(common.PaneFolders)},
+		{Name: "conn", Help: "show the connections", Run: focus(common.PaneConnections)},
+		{Name: "jobs", Help: "show the job dashboard", Run: focus(common.PaneJobs)},
+		{Name: "cd", Args: "PATH", Help: "go to a folder", Run: func(args string) tea.Msg {
+			if args == "" {
+				return common.StatusMsg{Level: common.LevelError, Text: ":cd needs a folder path, e.g. :cd /Data/Connections"}
+			}
+			return common.GotoPathMsg{Path: args}
+		}},
+		{Name: "q", Help: "quit", Run: func(string) tea.Msg { return quitRequestMsg{} }},
+		{Name: "quit", Help: "quit", Run: func(string) tea.Msg { return quitRequestMsg{} }},
+		{Name: "help", Help: "list every key", Run: func(string) tea.Msg { return showHelpMsg{} }},
+	}
+	for i := range cmds {
+		cmds[i] = cmds[i].WithOwner(-1)
+	}
+	return cmds
+}
+
+type quitRequestMsg struct{}
+
+type showHelpMsg struct{}

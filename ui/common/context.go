@@ -1,0 +1,45 @@
+package common
+
+import (
+	"time"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/theme"
+)
+
+// Context is the one value every pane and dialog shares, by pointer: the
+// root updates it (new styles when the terminal reports its background, a
+// new client after a login) and everyone sees the change at the next View.
+type Context struct {
+	Styles *theme.Styles
+	Keys   *KeyMap
+	Client *api.Client
+
+	// Who and where, for the header.
+	Server, User, Profile string
+	ReadOnly              bool
+
+	// Spinner is the current frame of the one spinner the root animates
+	// while any task runs; panes draw it beside what is loading.
+	Spinner string
+
+	// Now tells the time; tests fix it so golden files hold still.
+	Now func() time.Time
+}
+
+// NewContext returns a context with the dark theme (until the terminal says
+// otherwise) and the default key map, read-only if asked.
+func NewContext(client *api.Client, server, user, profile string, readOnly bool) *Context {
+	keys := DefaultKeyMap()
+	keys.SetReadOnly(readOnly)
+	return &Context{
+		Styles:   theme.New(true, theme.NoColorRequested()),
+		Keys:     keys,
+		Client:   client,
+		Server:   server,
+		User:     user,
+		Profile:  profile,
+		ReadOnly: readOnly,
+		Now:      time.Now,
+	}
+}

@@ -1,0 +1,121 @@
+package common
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is the one key map of the console: every pane matches against it,
+// so a key means the same thing everywhere and `?` lists it once. Panes
+// that need a key of their own add a field here rather than declaring a
+// binding of their own.
+type KeyMap struct {
+	// Navigation.
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Open, Close                             key.Binding
+
+	// Actions on the selection.
+	Mark, Filter, Refresh, Permissions, Backup, Restore key.Binding
+
+	// Editing (write keys, disabled in read-only mode).
+	Toggle, Add, Edit, New, Delete, Trigger, Stop key.Binding
+
+	// Dialogs and forms.
+	Confirm, NextField, PrevField key.Binding
+
+	// The application.
+	Help, Command, Back, Quit, NextPane, PrevPane key.Binding
+	Pane1, Pane2, Pane3                           key.Binding
+
+	readOnly bool
+}
+
+// DefaultKeyMap returns the key map of a console that may write.
+func DefaultKeyMap() *KeyMap {
+	b := func(keys []string, helpKey, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+	}
+	return &KeyMap{
+		Up:       b([]string{"up", "k"}, "↑/k", "up"),
+		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:      b([]string{"home", "g"}, "g/home", "top"),
+		Bottom:   b([]string{"end", "G"}, "G/end", "bottom"),
+		Open:     b([]string{"enter", "right", "l"}, "enter/→", "open"),
+		Close:    b([]string{"left", "h"}, "←", "close"),
+
+		Mark:        b([]string{"space"}, "space", "mark"),
+		Filter:      b([]string{"/"}, "/", "filter"),
+		Refresh:     b([]string{"r"}, "r", "refresh"),
+		Permissions: b([]string{"p"}, "p", "permissions"),
+		Backup:      b([]string{"b"}, "b", "backup"),
+		Restore:     b([]string{"R"}, "R", "restore"),
+
+		Toggle:  b([]string{"space", "x"}, "space", "toggle"),
+		Add:     b([]string{"a"}, "a", "add"),
+		Edit:    b([]string{"e"}, "e", "edit"),
+		New:     b([]string{"n"}, "n", "new"),
+		Delete:  b([]string{"d", "delete"}, "d", "delete"),
+		Trigger: b([]string{"t"}, "t", "trigger"),
+		Stop:    b([]string{"s"}, "s", "stop"),
+
+		Confirm:   b([]string{"enter"}, "enter", "confirm"),
+		NextField: b([]string{"tab", "down"}, "tab/↓", "next field"),
+		PrevField: b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
+
+		Help:     b([]string{"?"}, "?", "help"),
+		Command:  b([]string{":"}, ":", "command"),
+		Back:     b([]string{"esc"}, "esc", "back"),
+		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
+		NextPane: b([]string{"tab"}, "tab", "next pane"),
+		PrevPane: b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Pane1:    b([]string{"1"}, "1", "folders"),
+		Pane2:    b([]string{"2"}, "2", "connections"),
+		Pane3:    b([]string{"3"}, "3", "jobs"),
+	}
+}
+
+// writeKeys are the bindings that change something on the server.
+func (k *KeyMap) writeKeys() []*key.Binding {
+	return []*key.Binding{&k.Restore, &k.Toggle, &k.Add, &k.Edit, &k.New, &k.Delete, &k.Trigger, &k.Stop}
+}
+
+// SetReadOnly disables every write key, so no pane can act on one; help then
+// lists them apart, marked as disabled (see ReadOnlyHelp).
+func (k *KeyMap) SetReadOnly(readOnly bool) {
+	k.readOnly = readOnly
+	for _, b := range k.writeKeys() {
+		b.SetEnabled(!readOnly)
+	}
+}
+
+// ReadOnly reports whether write keys are disabled.
+func (k *KeyMap) ReadOnly() bool { return k.readOnly }
+
+// ReadOnlyHelp returns, in read-only mode, display-only copies of the write
+// keys with their description marked as disabled; nil otherwise.
+func (k *KeyMap) ReadOnlyHelp() []key.Binding {
+	if !k.readOnly {
+		return nil
+	}
+	var out []key.Binding
+	for _, b := range k.writeKeys() {
+		h := b.Help()
+		out = append(out, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(h.Key, h.Desc+" ✗ read-only")))
+	}
+	return out
+}
+
+// BlockedWrite returns the write binding a key would have triggered were the
+// console not read-only, so the root can say why nothing happened.
+func (k *KeyMap) BlockedWrite(pressed string) (key.Binding, bool) {
+	if !k.readOnly {
+		return key.Binding{}, false
+	}
+	for _, b := range k.writeKeys() {
+		for _, candidate := range b.Keys() {
+			if candidate == pressed {
+				return *b, true
+			}
+		}
+	}
+	return key.Binding{}, false
+}

@@ -1,0 +1,137 @@
+package common
+
+import (
+	"context"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+)
+
+// Indexes of the three panes, in tab order.
+const (
+	PaneFolders = iota
+	PaneConnections
+	PaneJobs
+)
+
+// Level says how the status line shows a message.
+type Level int
+
+// Status line levels.
+const (
+	LevelInfo Level = iota
+	LevelNotice
+	LevelError
+)
+
+// StatusMsg puts one line in the status line.
+type StatusMsg struct {
+	Level Level
+	Text  string
+}
+
+// Notify returns a command that shows a notice in the status line.
+func Notify(text string) tea.Cmd {
+	return func() tea.Msg { return StatusMsg{Level: LevelNotice, Text: text} }
+}
+
+// Info returns a command that shows neutral information in the status line.
+func Info(text string) tea.Cmd {
+	return func() tea.Msg { return StatusMsg{Level: LevelInfo, Text: text} }
+}
+
+// ReportError returns the message for an error: UnauthorizedMsg for a 401
+// (the root brings the login screen), a status line error otherwise.
+func ReportError(err error) tea.Msg {
+	if IsUnauthorized(err) {
+		return UnauthorizedMsg{Err: err}
+	}
+	return StatusMsg{Level: LevelError, Text: err.Error()}
+}
+
+// Fail returns a command reporting err (see ReportError).
+func Fail(err error) tea.Cmd {
+	return func() tea.Msg { return ReportError(err) }
+}
+
+// IsUnauthorized reports whether err is the server refusing the credentials.
+func IsUnauthorized(err error) bool { return api.IsUnauthorized(err) }
+
+// UnauthorizedMsg says the server refused the credentials (HTTP 401): the
+// password changed or expired. The root shows the login screen if one is
+// plugged in, else says so in the status line.
+type UnauthorizedMsg struct{ Err error }
+
+// LoggedInMsg gives the root a new session after a login screen succeeded.
+type LoggedInMsg struct {
+	Client       *api.Client
+	Server, User string
+	Profile      string
+	ReadOnly     bool
+}
+
+// OpenDialogMsg pushes a dialog on the stack.
+type OpenDialogMsg struct{ Dialog Dialog }
+
+// OpenDialog returns a command that opens d on top of everything.
+func OpenDialog(d Dialog) tea.Cmd {
+	return func() tea.Msg { return OpenDialogMsg{Dialog: d} }
+}
+
+// FocusPaneMsg makes the pane at Index the active one.
+type FocusPaneMsg struct{ Index int }
+
+// GotoPathMsg asks the folders pane to show a folder path (`:cd`, or "open
+// where it lives" from another pane); the root focuses the folders pane.
+type GotoPathMsg struct{ Path string }
+
+// Failer is implemented by result messages that may carry an error; the
+// root reads it to keep the header's connection health current.
+type Failer interface {
+	Failure() error
+}
+
+// TaskStartedMsg tells the root a task began: it shows the spinner and the
+// label, and asks before quitting while a transfer runs.
+type TaskStartedMsg struct {
+	ID       int64
+	Label    string
+	Transfer bool
+	Cancel   context.CancelFunc
+}
+
+// TaskDoneMsg ends a task; the root forgets it and delivers Msg, the task's
+// own result, as if it had come alone.
+type TaskDoneMsg struct {
+	ID  int64
+	Msg tea.Msg
+}
+
+var lastTaskID atomic.Int64
+
+// TaskKind says whether the root must ask before quitting while it runs.
+type TaskKind bool
+
+// Task kinds.
+const (
+	Quick    TaskKind = false // a read or a small write: quitting just drops it
+	Transfer TaskKind = true  // a backup or restore: quitting asks first
+)
+
+// StartTask runs fn off the Update loop under a cancellable context and
+// returns fn's message. The root shows label with a spinner meanwhile and
+// cancels the context when the user quits.
+func StartTask(label string, kind TaskKind, fn func(ctx context.Context) tea.Msg) tea.Cmd {
+	id := lastTaskID.Add(1)
+	ctx, cancel := context.WithCancel(context.Background())
+	started := func() tea.Msg {
+		return TaskStartedMsg{ID: id, Label: label, Transfer: bool(kind), Cancel: cancel}
+	}
+	run := func() tea.Msg {
+		defer cancel()
+		return TaskDoneMsg{ID: id, Msg: fn(ctx)}
+	}
+	return tea.Sequence(started, run)
+}

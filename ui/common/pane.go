@@ -1,0 +1,74 @@
+package common
+
+import (
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Pane is one screen of the console (folders, connections, jobs). The root
+// owns the header, the status line, help, the command line and dialogs; a
+// pane draws only its own area.
+//
+// Messages reach a pane this way: key presses only while it is the active
+// pane and no dialog is open; every other message (async results, ticks)
+// goes to every pane, so a result lands even after the user switched away —
+// panes ignore what they did not ask for (tag results with a request id).
+type Pane interface {
+	Init() tea.Cmd
+	Update(tea.Msg) (Pane, tea.Cmd)
+	// View renders exactly the size last given to SetSize.
+	View() string
+	SetSize(width, height int)
+	// Title names the pane in the header tabs.
+	Title() string
+	// ShortHelp and FullHelp list the pane's keys, all taken from the
+	// shared KeyMap.
+	help.KeyMap
+}
+
+// Commander is implemented by panes that add `:` commands.
+type Commander interface {
+	Commands() []Command
+}
+
+// InputCapturer is implemented by panes that sometimes hold a text field
+// (a filter, an owner name). While CapturingInput is true the root passes
+// every key to the pane, so typing `q` or `1` writes it instead of quitting
+// or switching panes; esc is the pane's to handle (leave the field).
+type InputCapturer interface {
+	CapturingInput() bool
+}
+
+// Command is one `:` command. Run parses the arguments and returns the
+// message that does the work (a pane's own message type, which the pane then
+// handles in Update) or a StatusMsg saying what was wrong; it must not change
+// any model state itself. The root focuses the pane that registered the
+// command before delivering the message.
+type Command struct {
+	Name  string // typed after the colon, e.g. "trigger"
+	Args  string // shown in the completion hint, e.g. "PATH|ID"
+	Help  string
+	Run   func(args string) tea.Msg
+	owner int // index of the registering pane, set by the root
+}
+
+// Owner returns the index of the pane that registered the command.
+func (c Command) Owner() int { return c.owner }
+
+// WithOwner returns the command bound to the pane at index i.
+func (c Command) WithOwner(i int) Command {
+	c.owner = i
+	return c
+}
+
+// Dialog is a modal on top of the panes: forms and confirmations. The root
+// gives the top dialog every key before anyone else, and every other
+// message too. Update returns nil to close the dialog; what the dialog
+// decided travels in the returned command as a message for a pane.
+type Dialog interface {
+	Update(tea.Msg) (Dialog, tea.Cmd)
+	// View renders the dialog box, at most the size last given to SetSize.
+	View() string
+	SetSize(width, height int)
+	help.KeyMap
+}

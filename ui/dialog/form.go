@@ -1,0 +1,236 @@
+package dialog
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// Field is one line of a form: a text input when Text is set, else a toggle.
+type Field struct {
+	Name  string // key in Values
+	Label string
+	Text  bool
+	Value string // initial text of a text field
+	On    bool   // initial state of a toggle
+}
+
+// Values is what a submitted form holds.
+type Values struct {
+	texts map[string]string
+	bools map[string]bool
+}
+
+// Text returns the text of the named text field.
+func (v Values) Text(name string) string { return v.texts[name] }
+
+// Bool returns the state of the named toggle.
+func (v Values) Bool(name string) bool { return v.bools[name] }
+
+// Form is a dialog of text fields and toggles submitted with enter: the
+// backup and restore options, a new group permission. Submit turns the
+// values into the message that does the work, or returns an error that the
+// form shows and stays open for.
+type Form struct {
+	ctx           *common.Context
+	title, note   string
+	submitLabel   string
+	fields        []Field
+	inputs        map[int]*textinput.Model
+	focus         int
+	problem       string
+	submit        func(Values) (tea.Msg, error)
+	width, height int
+	toggleKey     key.Binding
+}
+
+// NewForm returns a form with the focus on its first field.
+func NewForm(ctx *common.Context, title, note, submitLabel string, fields []Field, submit func(Values) (tea.Msg, error)) *Form {
+	f := &Form{
+		ctx: ctx, title: title, note: note, submitLabel: submitLabel, fields: fields,
+		inputs: map[int]*textinput.Model{}, submit: submit,
+		toggleKey: key.NewBinding(key.WithKeys(ctx.Keys.Mark.Keys()...), key.WithHelp("space", "toggle")),
+	}
+	for i, fl := range fields {
+		if !fl.Text {
+			continue
+		}
+		in := textinput.New()
+		in.Prompt = ""
+		in.SetValue(fl.Value)
+		in.CursorEnd()
+		f.inputs[i] = &in
+	}
+	f.focusField(0)
+	return f
+}
+
+func (f *Form) focusField(i int) {
+	if n := len(f.fields); n > 0 {
+		i = (i%n + n) % n
+	}
+	for j, in := range f.inputs {
+		if j == i {
+			in.Focus()
+		} else {
+			in.Blur()
+		}
+	}
+	f.focus = i
+}
+
+// Focused returns the name of the focused field (tests and key handling).
+func (f *Form) Focused() string { return f.fields[f.focus].Name }
+
+// SetSize implements common.Dialog.
+func (f *Form) SetSize(width, height int) {
+	f.width, f.height = width, height
+	for _, in := range f.inputs {
+		in.SetWidth(max(4, f.innerWidth()-f.labelWidth()-2))
+	}
+}
+
+// Update implements common.Dialog.
+func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return f, nil
+	}
+	k := f.ctx.Keys
+	switch {
+	case key.Matches(press, k.Back):
+		return nil, nil
+	case key.Matches(press, k.Confirm):
+		return f.trySubmit()
+	case key.Matches(press, k.NextField):
+		f.focusField(f.focus + 1)
+		return f, nil
+	case key.Matches(press, k.PrevField):
+		f.focusField(f.focus - 1)
+		return f, nil
+	}
+	if in, isText := f.inputs[f.focus]; isText {
+		updated, cmd := in.Update(press)
+		*in = updated
+		f.problem = ""
+		return f, cmd
+	}
+	if key.Matches(press, f.toggleKey) {
+		f.fields[f.focus].On = !f.fields[f.focus].On
+	}
+	return f, nil
+}
+
+func (f *Form) trySubmit() (common.Dialog, tea.Cmd) {
+	v := Values{texts: map[string]string{}, bools: map[string]bool{}}
+	for i, fl := range f.fields {
+		if in, isText := f.inputs[i]; isText {
+			v.texts[fl.Name] = strings.TrimSpace(in.Value())
+		} else {
+			v.bools[fl.Name] = fl.On
+		}
+	}
+	msg, err := f.submit(v)
+	if err != nil {
+		f.problem = err.Error()
+		return f, nil
+	}
+	return nil, func() tea.Msg { return msg }
+}
+
+func (f *Form) innerWidth() int { return boxInnerWidth(f.ctx.Styles.Dialog, f.width, 64) }
+
+func (f *Form) labelWidth() int {
+	w := 0
+	for _, fl := range f.fields {
+		if fl.Text {
+			w = max(w, ansi.StringWidth(fl.Label)+1)
+		}
+	}
+	return w
+}
+
+// View implements common.Dialog. When the box is taller than the space
+// given, the lines around the focused field are kept.
+func (f *Form) View() string {
+	st := f.ctx.Styles
+	inner := f.innerWidth()
+	lines := []string{st.DialogTitle.Render(truncate(f.title, inner))}
+	if f.note != "" {
+		lines = append(lines, st.Label.Width(inner).Render(f.note))
+	}
+	head := len(lines)
+	focusLine := 0
+	for i, fl := range f.fields {
+		marker := "  "
+		if i == f.focus {
+			marker = st.FieldFocused.Render(st.Symbols.Cursor) + " "
+			focusLine = len(lines)
+		}
+		var line string
+		if in, isText := f.inputs[i]; isText {
+			label := st.Label.Render(padRight(fl.Label, f.labelWidth()))
+			line = marker + label + " " + in.View()
+		} else {
+			label := fl.Label
+			if i == f.focus {
+				label = st.FieldFocused.Render(label)
+			}
+			line = marker + st.Toggle(fl.On) + " " + label
+		}
+		lines = append(lines, ansi.Truncate(line, inner, "…"))
+	}
+	if f.problem != "" {
+		lines = append(lines, st.StatusError.Width(inner).Render(st.Symbols.Error+" "+f.problem))
+	}
+	lines = append(lines, st.ButtonFocused.Render("enter "+f.submitLabel)+"  "+st.Button.Render("esc cancel"))
+
+	if avail := f.height - st.Dialog.GetVerticalFrameSize(); avail > 0 && len(lines) > avail {
+		lines = keepWindow(lines, head, focusLine, avail)
+	}
+	return st.Dialog.Width(inner + st.Dialog.GetHorizontalFrameSize()).Render(strings.Join(lines, "\n"))
+}
+
+// keepWindow shortens lines to n, keeping the title and the focused line.
+func keepWindow(lines []string, head, focus, n int) []string {
+	if n <= 1 {
+		return lines[:1]
+	}
+	body := lines[head:]
+	room := n - 1
+	focus -= head
+	start := max(0, min(focus-room/2, len(body)-room))
+	end := min(len(body), start+room)
+	return append([]string{lines[0]}, body[start:end]...)
+}
+
+// ShortHelp implements help.KeyMap.
+func (f *Form) ShortHelp() []key.Binding {
+	k := f.ctx.Keys
+	return []key.Binding{k.NextField, f.toggleKey, k.Confirm, k.Back}
+}
+
+// FullHelp implements help.KeyMap.
+func (f *Form) FullHelp() [][]key.Binding {
+	k := f.ctx.Keys
+	return [][]key.Binding{{k.NextField, k.PrevField}, {f.toggleKey, k.Confirm, k.Back}}
+}
+
+func boxInnerWidth(box lipgloss.Style, avail, want int) int {
+	return max(10, min(want, avail-box.GetHorizontalFrameSize()))
+}
+
+func truncate(s string, w int) string { return ansi.Truncate(s, w, "…") }
+
+func padRight(s string, w int) string {
+	if pad := w - ansi.StringWidth(s); pad > 0 {
+		return s + strings.Repeat(" ", pad)
+	}
+	return s
+}

@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// task is a piece of background work the status line shows.
+type task struct {
+	label    string
+	transfer bool
+	started  time.Time
+	cancel   context.CancelFunc
+}
+
+// tasks are the running tasks, by id.
+type tasks struct {
+	running map[int64]task
+}
+
+// start records a task; the first one starts the spinner.
+func (t *tasks) start(msg common.TaskStartedMsg, tick tea.Cmd) tea.Cmd {
+	first := len(t.running) == 0
+	t.running[msg.ID] = task{label: msg.Label, transfer: msg.Transfer, started: time.Now(), cancel: msg.Cancel}
+	if first {
+		return tick
+	}
+	return nil
+}
+
+func (t *tasks) done(id int64) { delete(t.running, id) }
+
+func (t *tasks) any() bool { return len(t.running) > 0 }
+
+// oldest returns the task running longest, for the status line.
+func (t *tasks) oldest() (task, bool) {
+	var best task
+	found := false
+	for _, tk := range t.running {
+		if !found || tk.started.Before(best.started) {
+			best, found = tk, true
+		}
+	}
+	return best, found
+}
+
+// transfers returns the labels of running transfers, sorted.
+func (t *tasks) transfers() []string {
+	var out []string
+	for _, tk := range t.running {
+		if tk.transfer {
+			out = append(out, tk.label)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (t *tasks) cancelAll() {
+	for _, tk := range t.running {
+		tk.cancel()
+	}
+}
+
+// Connection health as the header shows it.
+type healthState int
+
+const (
+	healthUnknown healthState = iota
+	healthUp
+	healthDown
+	healthUnauthorized
+)
+
+// slowAfter is how long a task runs before the header calls the server slow.
+const slowAfter = 2 * time.Second
+
+// heartbeatEvery is the interval of the health check while nothing else
+// talks to the server; a check never overlaps the previous one.
+const heartbeatEvery = 20 * time.Second
+
+type health struct {
+	state healthState
+	err   error
+}
+
+// healthMsg is the outcome of a heartbeat.
+type healthMsg struct{ err error }
+
+func (h healthMsg) Failure() error { return h.err }
+
+type heartbeatMsg struct{}
+
+// observe reads the outcome of any result that carries one: a server that
+// answered, even with a refusal, is up; a transport failure means down.
+func (h *health) observe(msg tea.Msg) {
+	f, ok := msg.(common.Failer)
+	if !ok {
+		return
+	}
+	err := f.Failure()
+	var apiErr *api.Error
+	switch {
+	case err == nil:
+		h.state, h.err = healthUp, nil
+	case common.IsUnauthorized(err):
+		h.state, h.err = healthUnauthorized, err
+	case errors.As(err, &apiErr):
+		h.state, h.err = healthUp, nil
+	case errors.Is(err, context.Canceled):
+	default:
+		h.state, h.err = healthDown, err
+	}
+}
+
+func (m *Model) scheduleHeartbeat() tea.Cmd {
+	return tea.Tick(heartbeatEvery, func(time.Time) tea.Msg { return heartbeatMsg{} })
+}
+
+// heartbeat reads the root folder, the cheapest authenticated call.
+func (m *Model) heartbeat() tea.Cmd {
+	client := m.ctx.Client
+	if client == nil {
+		return m.scheduleHeartbeat()
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), heartbeatEvery/2)
+		defer cancel()
+		_, err := client.RootFolder(ctx)
+		return healthMsg{err: err}
+	}
+}

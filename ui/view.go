@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// View implements tea.Model.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	return v
+}
+
+// Render returns the screen as a string: header, pane (with the top dialog
+// drawn over it), status line, help line. Below the minimum size it is one
+// line saying so.
+func (m *Model) Render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.tooSmall() {
+		msg := fmt.Sprintf("terminal too small: %d×%d, need %d×%d (q quits)", m.width, m.height, MinWidth, MinHeight)
+		return m.ctx.Styles.TooSmall.Render(ansi.Truncate(msg, m.width, "…"))
+	}
+	bodyW, bodyH := m.bodySize()
+	var body string
+	if m.help.ShowAll {
+		body = m.fullHelpView()
+	} else {
+		body = m.panes[m.active].View()
+	}
+	body = fit(body, bodyW, bodyH)
+	if d := m.Dialog(); d != nil {
+		body = overlay(body, d.View(), bodyW, bodyH)
+	}
+	return strings.Join([]string{m.headerView(), body, m.statusView(), m.helpLineView()}, "\n")
+}
+
+func (m *Model) headerView() string {
+	st := m.ctx.Styles
+	var tabs []string
+	for i, p := range m.panes {
+		label := fmt.Sprintf("%d %s", i+1, p.Title())
+		if i == m.active {
+			tabs = append(tabs, st.ActiveTab.Render(label))
+		} else {
+			tabs = append(tabs, st.Tab.Render(label))
+		}
+	}
+	tabLine := strings.Join(tabs, "")
+	healthText := m.healthView()
+	ro := ""
+	if m.ctx.ReadOnly {
+		ro = st.ReadOnly.Render(st.Symbols.ReadOnly) + " "
+	}
+	identity := m.ctx.User + "@" + hostOf(m.ctx.Server)
+	if m.ctx.Profile != "" {
+		identity += " (" + m.ctx.Profile + ")"
+	}
+	candidates := [][2]string{
+		{st.AppName.Render("dapconsole") + " " + tabLine, ro + st.Identity.Render(identity) + " " + healthText},
+		{tabLine, ro + st.Identity.Render(identity) + " " + healthText},
+		{tabLine, ro + st.Identity.Render(m.ctx.User) + " " + healthText},
+		{tabLine, ro + healthText},
+	}
+	for _, c := range candidates {
+		if gap := m.width - lipgloss.Width(c[0]) - lipgloss.Width(c[1]); gap >= 1 {
+			return c[0] + strings.Repeat(" ", gap) + c[1]
+		}
+	}
+	return ansi.Truncate(tabLine, m.width, "…")
+}
+
+func (m *Model) healthView() string {
+	st := m.ctx.Styles
+	if oldest, ok := m.tasks.oldest(); ok && time.Since(oldest.started) > slowAfter && m.health.state != healthDown {
+		return st.HealthSlow.Render(st.Symbols.Slow)
+	}
+	switch m.health.state {
+	case healthUp:
+		return st.HealthOK.Render(st.Symbols.Healthy)
+	case healthDown:
+		return st.HealthBad.Render(st.Symbols.Unhealthy)
+	case healthUnauthorized:
+		return st.HealthBad.Render(st.Symbols.Error + " login")
+	}
+	return st.StatusInfo.Render("○ connecting")
+}
+
+func (m *Model) statusView() string {
+	st := m.ctx.Styles
+	if m.cmdline.active {
+		return m.cmdline.input.View()
+	}
+	var line string
+	switch {
+	case m.status.text != "" && m.status.level == common.LevelError:
+		line = st.StatusError.Render(st.Symbols.Error+" "+m.status.text) + st.StatusInfo.Render("  esc dismiss")
+	case m.status.text != "" && m.status.level == common.LevelNotice:
+		line = st.StatusNotice.Render(st.Symbols.Notice + " " + m.status.text)
+	case m.status.text != "":
+		line = st.StatusInfo.Render(m.status.text)
+	default:
+		if t, ok := m.tasks.oldest(); ok {
+			line = st.StatusBusy.Render(m.ctx.Spinner + " " + t.label + "…")
+			if n := len(m.tasks.running); n > 1 {
+				line += st.StatusInfo.Render(fmt.Sprintf(" (+%d more)", n-1))
+			}
+		}
+	}
+	return ansi.Truncate(line, m.width, "…")
+}
+
+func (m *Model) helpLineView() string {
+	if m.cmdline.active {
+		return m.ctx.Styles.CommandHint.Render(ansi.Truncate(m.cmdline.hint(), m.width, "…"))
+	}
+	return m.help.ShortHelpView(m.ShortHelp())
+}
+
+func (m *Model) fullHelpView() string {
+	title := m.ctx.Styles.PaneTitle.Render("Keys — " + m.panes[m.active].Title() + " (? or esc closes)")
+	return title + "\n\n" + m.help.FullHelpView(m.FullHelp())
+}
+
+// fit cuts or pads s to exactly h lines no wider than w.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// overlay draws box centred on base.
+func overlay(base, box string, w, h int) string {
+	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
+	box = fit(box, w, h)
+	canvas := lipgloss.NewCanvas(w, h)
+	canvas.Compose(lipgloss.NewLayer(base))
+	canvas.Compose(lipgloss.NewLayer(box).X(max(0, (w-bw)/2)).Y(max(0, (h-bh)/2)).Z(1))
+	return canvas.Render()
+}
+
+// hostOf strips the scheme from a server URL for the header.
+func hostOf(server string) string {
+	if _, rest, ok := strings.Cut(server, "://"); ok {
+		return strings.TrimSuffix(rest, "/")
+	}
+	return server
+}
