@@ -116,7 +116,7 @@ func login(args []string, env accountIO) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), loginTimeout)
 	defer cancel()
-	notice, err := credentials.Login(ctx, profiles, profile, password, env.verify)
+	_, notice, err := credentials.Login(ctx, profiles, profile, password, env.verify)
 	if err != nil {
 		return err
 	}

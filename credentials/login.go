@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -14,37 +15,62 @@ type Verifier func(ctx context.Context, server, user, password string) error
 // Login checks the credentials with one call to verify and only then saves the
 // profile and stores the password in the keyring. When the keyring is
 // unavailable the profile is still saved and notice says what to do instead.
-func Login(ctx context.Context, profiles *Profiles, profile Profile, password string, verify Verifier) (notice string, err error) {
-	if err := ValidateProfileName(profile.Name); err != nil {
-		return "", err
-	}
+//
+// A profile without a name gets the name of the profile that already has its
+// server and user, else "default" while that is free, else the server's host.
+// The saved profile comes back with its final name and server.
+func Login(ctx context.Context, profiles *Profiles, profile Profile, password string, verify Verifier) (saved Profile, notice string, err error) {
 	server, err := NormalizeServer(profile.Server)
 	if err != nil {
-		return "", err
+		return Profile{}, "", err
 	}
 	profile.Server = server
 	profile.User = strings.TrimSpace(profile.User)
 	if profile.User == "" {
-		return "", errors.New("login: no user")
+		return Profile{}, "", errors.New("login: no user")
+	}
+	if profile.Name == "" {
+		profile.Name = profiles.nameFor(profile.Server, profile.User)
+	}
+	if err := ValidateProfileName(profile.Name); err != nil {
+		return Profile{}, "", err
 	}
 	if password == "" {
-		return "", errors.New("login: empty password")
+		return Profile{}, "", errors.New("login: empty password")
 	}
 	if err := verify(ctx, profile.Server, profile.User, password); err != nil {
-		return "", fmt.Errorf("login %s: %w", Key(profile.User, profile.Server), err)
+		return Profile{}, "", fmt.Errorf("login %s: %w", Key(profile.User, profile.Server), err)
 	}
 	profiles.Put(profile)
 	if err := profiles.Save(); err != nil {
-		return "", err
+		return Profile{}, "", err
 	}
 	var unavailable *UnavailableError
 	switch err := StorePassword(profile.Server, profile.User, password); {
 	case errors.As(err, &unavailable):
-		return unavailable.Advice() + " Profile " + profile.Name + " was saved without it.", nil
+		return profile, unavailable.Advice() + " Profile " + profile.Name + " was saved without it.", nil
 	case err != nil:
-		return "", err
+		return Profile{}, "", err
 	}
-	return "", nil
+	return profile, "", nil
+}
+
+// nameFor names a new profile for user on server (see Login).
+func (p *Profiles) nameFor(server, user string) string {
+	if existing, ok := p.Match(server, user); ok {
+		return existing.Name
+	}
+	if _, taken := p.Get(DefaultProfileName); !taken {
+		return DefaultProfileName
+	}
+	host := server
+	if u, err := url.Parse(server); err == nil {
+		host = u.Hostname()
+	}
+	if _, taken := p.Get(host); !taken {
+		return host
+	}
+	return user + "-" + host
 }
 
 // Logout forgets the stored password of the profile. The profile stays, so

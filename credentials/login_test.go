@@ -74,7 +74,7 @@ func TestLogin(t *testing.T) {
 				return tt.verifyErr
 			}
 
-			notice, err := Login(context.Background(), profiles, tt.profile, tt.password, verify)
+			_, notice, err := Login(context.Background(), profiles, tt.profile, tt.password, verify)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("want error containing %q, got %v", tt.wantErr, err)
@@ -111,7 +111,7 @@ func TestLoginStoresInKeyringAndLogoutRemoves(t *testing.T) {
 	}
 	accept := func(context.Context, string, string, string) error { return nil }
 	profile := Profile{Name: "dev", Server: "http://127.0.0.1:8080", User: "analyst", ReadOnly: true}
-	if _, err := Login(context.Background(), profiles, profile, password, accept); err != nil {
+	if _, _, err := Login(context.Background(), profiles, profile, password, accept); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := LookupPassword(profile.Server, profile.User); err != nil || got != password {
@@ -138,5 +138,34 @@ func TestLoginStoresInKeyringAndLogoutRemoves(t *testing.T) {
 	var unavailable *UnavailableError
 	if err := Logout(profile); !errors.As(err, &unavailable) {
 		t.Fatalf("logout without keyring: want *UnavailableError, got %v", err)
+	}
+}
+
+func TestLoginNamesAnUnnamedProfile(t *testing.T) {
+	keyring.MockInit()
+	accept := func(context.Context, string, string, string) error { return nil }
+	profiles, err := LoadProfiles(filepath.Join(t.TempDir(), "profiles.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		server, user, want string
+	}{
+		{"https://dap.example.com", "admin", "default"},
+		{"https://dap.example.com/", "admin", "default"}, // the same account keeps its profile
+		{"https://qa.example.com:8443", "admin", "qa.example.com"},
+		{"https://qa.example.com:9443", "viewer", "viewer-qa.example.com"},
+	}
+	for _, step := range steps {
+		saved, _, err := Login(context.Background(), profiles, Profile{Server: step.server, User: step.user}, testPasswordPrefix+"name", accept)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if saved.Name != step.want {
+			t.Errorf("%s@%s saved as %q, want %q", step.user, step.server, saved.Name, step.want)
+		}
+	}
+	if profiles.Default != "default" {
+		t.Errorf("default %q, want the first profile", profiles.Default)
 	}
 }
