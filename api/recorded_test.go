@@ -249,15 +249,19 @@ func TestRecordedExchanges(t *testing.T) {
 			want: model.Owner{Owner: "admin", Links: model.Links{"self": {Href: "/api/filesystem/folders/4/permission/owner"}, "permission": {Href: "/api/filesystem/folders/4/permission"}}},
 		},
 		{
-			name:   "change owner decodes the answer",
-			call:   func(ctx context.Context, c *api.Client) (any, error) { return c.ChangeOwner(ctx, api.FileID(4), "analyst") },
+			name: "change owner decodes the answer",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return c.ChangeOwner(ctx, api.FileID(4), "analyst")
+			},
 			answer: answer{body: `{"owner":"analyst","_links":{}}`},
 			method: "PUT", uri: "/api/filesystem/folders/4/permission/owner", sentJSON: `{"owner":"analyst"}`,
 			want: &model.Owner{Owner: "analyst", Links: model.Links{}},
 		},
 		{
-			name:   "change owner tolerates an empty answer",
-			call:   func(ctx context.Context, c *api.Client) (any, error) { return c.ChangeOwner(ctx, api.FileID(4), "analyst") },
+			name: "change owner tolerates an empty answer",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return c.ChangeOwner(ctx, api.FileID(4), "analyst")
+			},
 			answer: answer{},
 			method: "PUT", uri: "/api/filesystem/folders/4/permission/owner", sentJSON: `{"owner":"analyst"}`,
 			want: (*model.Owner)(nil),
@@ -289,8 +293,10 @@ func TestRecordedExchanges(t *testing.T) {
 			want:     (*model.GroupPermissions)(nil),
 		},
 		{
-			name:   "delete group permission",
-			call:   func(ctx context.Context, c *api.Client) (any, error) { return c.DeleteGroupPermission(ctx, api.FileID(4), "dasuser") },
+			name: "delete group permission",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return c.DeleteGroupPermission(ctx, api.FileID(4), "dasuser")
+			},
 			answer: answer{body: recordedNoGroups},
 			method: "DELETE", uri: "/api/filesystem/folders/4/permission/groups/dasuser",
 			want: &model.GroupPermissions{Links: model.Links{"self": {Href: "/api/filesystem/folders/4/permission/groups"}, "permission": {Href: "/api/filesystem/folders/4/permission"}}},
@@ -391,8 +397,10 @@ func TestRecordedExchanges(t *testing.T) {
 			want: model.JobStatus{Status: "success", JobStatus: model.StateNone},
 		},
 		{
-			name:   "job status, running, by path",
-			call:   func(ctx context.Context, c *api.Client) (any, error) { return c.JobStatus(ctx, api.Path("/Data/ImportJobs/My Cities.imp")) },
+			name: "job status, running, by path",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return c.JobStatus(ctx, api.Path("/Data/ImportJobs/My Cities.imp"))
+			},
 			answer: answer{body: recordedStatusRunning},
 			method: "GET", uri: "/api/job-execution/%2FData%2FImportJobs%2FMy%20Cities.imp/status",
 			want: model.JobStatus{Status: "success", JobStatus: model.StateRunning, FileID: ptr(int64(48)), JobExecutionID: ptr(int64(3)),
@@ -437,8 +445,10 @@ func TestRecordedExchanges(t *testing.T) {
 			want: model.Triggered{Status: "success", JobExecutionID: 3, JobExecutionUser: "analyst", JobExecutionTrigger: model.TriggerRESTAPI},
 		},
 		{
-			name:   "stop job, empty answer",
-			call:   func(ctx context.Context, c *api.Client) (any, error) { return nil, c.StopJob(ctx, api.Path("/Data/ImportJobs/Cities.imp")) },
+			name: "stop job, empty answer",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return nil, c.StopJob(ctx, api.Path("/Data/ImportJobs/Cities.imp"))
+			},
 			answer: answer{},
 			method: "POST", uri: "/api/job-execution/%2FData%2FImportJobs%2FCities.imp/stop",
 		},
