@@ -173,7 +173,7 @@ func (c *Client) transportError(op string, err error) error {
 	var opErr *net.OpError
 	var dnsErr *net.DNSError
 	if errors.As(err, &opErr) && opErr.Op == "dial" || errors.As(err, &dnsErr) {
-		return &Error{Op: op, Reason: "nothing answers at " + c.base, Err: err, unreachable: true}
+		return &Error{Op: op, Reason: "server unreachable at " + c.base, Err: err, unreachable: true}
 	}
 	return &Error{Op: op, Err: err}
 }

@@ -28,16 +28,16 @@ func (e *Error) Error() string {
 	b.WriteString(e.Op)
 	b.WriteString(": ")
 	switch {
-	case e.unreachable:
-		b.WriteString("server unreachable")
 	case e.Status != 0:
 		fmt.Fprintf(&b, "%d %s", e.Status, http.StatusText(e.Status))
+		if e.Reason != "" {
+			b.WriteString(": ")
+			b.WriteString(e.Reason)
+		}
+	case e.Reason != "":
+		b.WriteString(e.Reason)
 	default:
 		b.WriteString("no answer")
-	}
-	if e.Reason != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Reason)
 	}
 	if len(e.Paths) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(e.Paths, ", "))
