@@ -1,5 +1,49 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
-func runServe(args []string) error { return errors.New("serve: not built yet") }
+	"github.com/dapconsole/dapconsole/server"
+)
+
+// shutdownGrace is how long requests in flight get to finish on SIGINT/SIGTERM.
+const shutdownGrace = 10 * time.Second
+
+// runServe runs the embedded platform in the foreground until SIGINT or SIGTERM.
+func runServe(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (HOST:PORT; port 0 picks a free one)")
+	dataDir := fs.String("data", "", "data directory (created if missing)")
+	demo := fs.Bool("demo-data", false, "seed demo users and a demo tree into an empty data directory")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	if *dataDir == "" {
+		return errors.New("serve: --data DIR is required")
+	}
+	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD")}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	running, err := server.Start(cfg, *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	fmt.Println("listening on " + running.URL)
+	<-ctx.Done()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := running.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("serve: shutdown: %w", err)
+	}
+	return nil
+}

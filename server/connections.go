@@ -1,5 +1,252 @@
 package server
 
-import "net/http"
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
 
-func (s *Server) registerConnectionRoutes(mux *http.ServeMux) {}
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/store"
+)
+
+const connectionsPath = "/rest/connections"
+
+// defaultConnectionVersion is the representation version a create without one gets.
+const defaultConnectionVersion = "2.1"
+
+func (s *Server) registerConnectionRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET "+connectionsPath, s.listConnections)
+	mux.HandleFunc("POST "+connectionsPath, s.createConnection)
+	mux.HandleFunc("GET "+connectionsPath+"/{id}", s.readConnection)
+	mux.HandleFunc("PUT "+connectionsPath+"/{id}", s.updateConnection)
+	mux.HandleFunc("DELETE "+connectionsPath+"/{id}", s.deleteConnection)
+}
+
+// configurationFor resolves the configuration id in the path to a visible
+// file of one of the kinds, checking the need. On failure it answers (400 a
+// non-numeric id, 404 missing, invisible or of another kind, 403) and
+// returns false.
+func (s *Server) configurationFor(w http.ResponseWriter, r *http.Request, n need, kinds ...model.Kind) (store.File, bool) {
+	raw := r.PathValue("id")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("configuration id %q is not a positive number", raw))
+		return store.File{}, false
+	}
+	f, err := s.store.FileByConfigID(r.Context(), id)
+	if err != nil {
+		writeError(w, err)
+		return store.File{}, false
+	}
+	missing := fmt.Sprintf("no %s with configuration id %d", kinds[0], id)
+	if !kindIn(f.Kind, kinds) {
+		writeFailure(w, http.StatusNotFound, missing)
+		return store.File{}, false
+	}
+	rights, visible, err := s.store.Access(r.Context(), userFrom(r), f)
+	if err != nil {
+		writeError(w, err)
+		return store.File{}, false
+	}
+	if !visible {
+		writeFailure(w, http.StatusNotFound, missing)
+		return store.File{}, false
+	}
+	if !n.allowedBy(rights) {
+		writeFailure(w, http.StatusForbidden, fmt.Sprintf("%s: %s permission required", f.Path, n))
+		return store.File{}, false
+	}
+	return f, true
+}
+
+func kindIn(k model.Kind, kinds []model.Kind) bool {
+	for _, want := range kinds {
+		if k == want {
+			return true
+		}
+	}
+	return false
+}
+
+// answerConfiguration answers with a file's representation, secrets encoded.
+func (s *Server) answerConfiguration(w http.ResponseWriter, r *http.Request, f store.File) {
+	cfg, err := s.store.Configuration(r.Context(), f)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, encodeSecrets(cfg))
+}
+
+// encodeSecrets replaces sealed secret values by their encoded form, so an
+// answer never holds a secret in plain text.
+func encodeSecrets(cfg model.Configuration) model.Configuration {
+	props := make(map[string][]string, len(cfg.Properties))
+	for key, values := range cfg.Properties {
+		if model.IsSecretProperty(key) {
+			encoded := make([]string, len(values))
+			for i, v := range values {
+				encoded[i] = store.Encode(v)
+			}
+			values = encoded
+		}
+		props[key] = values
+	}
+	cfg.Properties = props
+	return cfg
+}
+
+func (s *Server) listConnections(w http.ResponseWriter, r *http.Request) {
+	files, err := s.store.FilesOfKind(r.Context(), model.KindConnection)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	vis, err := s.store.NewVisibility(r.Context(), userFrom(r))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	entries := make([]model.ConnectionEntry, 0, len(files))
+	for _, f := range files {
+		visible, err := vis.Visible(r.Context(), f)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if visible {
+			entries = append(entries, model.ConnectionEntry{ID: f.ConfigID, Name: f.BaseName(),
+				Description: f.Description, Path: f.Path, UUID: f.UUID})
+		}
+	}
+	writeJSON(w, http.StatusOK, entries)
+}
+
+func (s *Server) readConnection(w http.ResponseWriter, r *http.Request) {
+	if f, ok := s.configurationFor(w, r, needRead, model.KindConnection); ok {
+		s.answerConfiguration(w, r, f)
+	}
+}
+
+// createConnection puts a new connection where its file.path says; the
+// folder there must exist, be visible and writable.
+func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
+	var cfg model.Configuration
+	if !s.decodeJSON(w, r, &cfg) {
+		return
+	}
+	path, err := store.CleanPath(cfg.File.Path)
+	if err != nil {
+		writeFailure(w, http.StatusBadRequest, "file.path: "+err.Error())
+		return
+	}
+	if kind, _ := model.KindOfPath(path); kind != model.KindConnection {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q must end in %s", path, model.KindConnection.Extension()))
+		return
+	}
+	if len(cfg.Sources) > 0 {
+		writeFailure(w, http.StatusBadRequest, "sources: a connection reads from no other file")
+		return
+	}
+	parent, _, ok := s.fileFor(w, r, store.ParentPath(path), needWrite)
+	if !ok {
+		return
+	}
+	if !parent.IsFolder() {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path: %s is not a folder", parent.Path))
+		return
+	}
+	if cfg.Version == "" {
+		cfg.Version = defaultConnectionVersion
+	}
+	f, err := s.store.CreateFile(r.Context(), store.NewFile{Path: path, OwnerID: userFrom(r).ID, Config: &cfg})
+	if err != nil {
+		if errors.Is(err, store.ErrExists) {
+			writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already exists", path))
+			return
+		}
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, model.ConnectionCreated{ConfigurationID: f.ConfigID, Status: model.StatusSuccess})
+}
+
+// updateConnection replaces a connection's representation; it stays where it is.
+func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.configurationFor(w, r, needWrite, model.KindConnection)
+	if !ok {
+		return
+	}
+	var cfg model.Configuration
+	if !s.decodeJSON(w, r, &cfg) {
+		return
+	}
+	if cfg.File.Path != "" && cfg.File.Path != f.Path {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q: a connection cannot move (it is %s)", cfg.File.Path, f.Path))
+		return
+	}
+	if len(cfg.Sources) > 0 {
+		writeFailure(w, http.StatusBadRequest, "sources: a connection reads from no other file")
+		return
+	}
+	if cfg.Version == "" {
+		cfg.Version = defaultConnectionVersion
+	}
+	if _, err := s.store.UpdateConfiguration(r.Context(), f, cfg); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, model.Success{Status: model.StatusSuccess})
+}
+
+// deleteConnection removes a connection nothing depends on; otherwise 409
+// naming the dependents the user may see.
+func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.configurationFor(w, r, needWrite, model.KindConnection)
+	if !ok {
+		return
+	}
+	err := s.store.DeleteFile(r.Context(), f)
+	var dependents *store.DependentsError
+	if errors.As(err, &dependents) {
+		s.refuseDependents(w, r, dependents)
+		return
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, model.Success{Status: model.StatusSuccess})
+}
+
+// refuseDependents answers 409 for a file others depend on, naming the
+// dependents the user may see and only counting the others.
+func (s *Server) refuseDependents(w http.ResponseWriter, r *http.Request, de *store.DependentsError) {
+	var seen []string
+	hidden := 0
+	for _, p := range de.Paths {
+		f, err := s.store.FileByPath(r.Context(), p)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if _, visible, err := s.store.Access(r.Context(), userFrom(r), f); err != nil {
+			writeError(w, err)
+			return
+		} else if visible {
+			seen = append(seen, p)
+		} else {
+			hidden++
+		}
+	}
+	reason := fmt.Sprintf("%s is still used by %d file(s)", de.Path, len(de.Paths))
+	if len(seen) > 0 {
+		reason += ": " + strings.Join(seen, ", ")
+	}
+	if hidden > 0 {
+		reason += fmt.Sprintf(" (%d you may not see)", hidden)
+	}
+	writeJSON(w, http.StatusConflict, model.Failure{Status: model.StatusFailure, Reason: reason, Paths: seen})
+}

@@ -166,10 +166,11 @@ func (q Queries) FileByConfigID(ctx context.Context, id int64) (File, error) {
 	return q.fileWhere(ctx, fmt.Sprintf("configuration %d", id), `f.config_id = ?`, id)
 }
 
-// ChildFolders returns the folders directly inside a folder, by name.
+// ChildFolders returns the folders directly inside a folder, oldest first
+// (the order the real platform lists them in).
 func (q Queries) ChildFolders(ctx context.Context, parentID int64) ([]File, error) {
 	return q.filesWhere(ctx, fmt.Sprintf("folders in %d", parentID),
-		`WHERE f.parent_id = ? AND f.kind = 'folder' ORDER BY f.name`, parentID)
+		`WHERE f.parent_id = ? AND f.kind = 'folder' ORDER BY f.id`, parentID)
 }
 
 // Children returns everything directly inside a folder, by name.
