@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/store"
 )
 
 // shutdownGrace is how long requests in flight get to finish on SIGINT/SIGTERM.
@@ -45,5 +46,26 @@ func runServe(args []string) error {
 	if err := running.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("serve: shutdown: %w", err)
 	}
+	return nil
+}
+
+// runEncrypt prints the SECURE:<n>:<s> form of a value, sealed with the key
+// of a data directory, for connection payloads that must not carry a secret
+// in plain text (the platform's `encrypt.sh -v <value>`).
+func runEncrypt(args []string) error {
+	fs := flag.NewFlagSet("encrypt", flag.ContinueOnError)
+	value := fs.String("v", "", "the value to encrypt")
+	dataDir := fs.String("data", "", "data directory of the server that will read the value")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dataDir == "" || *value == "" {
+		return errors.New("encrypt: usage: dapconsole encrypt -v VALUE --data DIR")
+	}
+	secrets, err := store.OpenSecrets(*dataDir)
+	if err != nil {
+		return fmt.Errorf("encrypt: %w", err)
+	}
+	fmt.Println(secrets.Seal(*value))
 	return nil
 }
