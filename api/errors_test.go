@@ -214,12 +214,6 @@ func TestRequestsRefusedBeforeSending(t *testing.T) {
 		call func(context.Context) error
 		want error
 	}{
-		{"folder by path", func(ctx context.Context) error { _, err := client.Folder(ctx, api.Path("/Data")); return err }, api.ErrPathRef},
-		{"permission by path", func(ctx context.Context) error { _, err := client.Permission(ctx, api.Path("/Data")); return err }, api.ErrPathRef},
-		{"owner change by path", func(ctx context.Context) error {
-			_, err := client.ChangeOwner(ctx, api.Path("/Data"), "viewer")
-			return err
-		}, api.ErrPathRef},
 		{"zero ref", func(ctx context.Context) error { _, err := client.Folder(ctx, api.Ref{}); return err }, api.ErrEmptyRef},
 		{"file id 0", func(ctx context.Context) error { _, err := client.JobStatus(ctx, api.FileID(0)); return err }, api.ErrEmptyRef},
 		{"empty path", func(ctx context.Context) error { _, err := client.Backup(ctx, api.Path(""), 0, nil, nil); return err }, api.ErrEmptyRef},

@@ -9,20 +9,16 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 )
 
-// ErrPathRef is returned, without a request, when a folder or permission
-// endpoint is given a path: the spec addresses those by file id or UUID only.
-var ErrPathRef = errors.New("folder and permission endpoints take a file id or a UUID, not a path")
-
 // ErrEmptyRef is returned, without a request, for a zero Ref.
 var ErrEmptyRef = errors.New("empty file reference")
 
 const foldersPath = "/api/filesystem/folders/"
 
-// folderPath returns foldersPath + id + suffix, for refs that are ids or UUIDs.
+// folderPath returns foldersPath + id + suffix. The spec addresses folder
+// and permission endpoints by file id or UUID; a path is sent as given, for
+// servers that accept it (the embedded one does), and a server that does
+// not answers 404.
 func folderPath(id Ref, suffix string) (string, error) {
-	if id.IsPath() {
-		return "", fmt.Errorf("%w: %q", ErrPathRef, id.String())
-	}
 	return refPath(foldersPath, id, suffix)
 }
 

@@ -203,6 +203,15 @@ func TestRecordedExchanges(t *testing.T) {
 			want: model.Folder{Name: "Data", UUID: "9e6635dd-a1b2", Links: model.Links{}},
 		},
 		{
+			name: "read folder by path",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return c.Folder(ctx, api.Path("/Data/My Folder"))
+			},
+			answer: answer{body: `{"name":"My Folder","uuid":"77","_links":{}}`},
+			method: "GET", uri: "/api/filesystem/folders/%2FData%2FMy%20Folder",
+			want: model.Folder{Name: "My Folder", UUID: "77", Links: model.Links{}},
+		},
+		{
 			name:   "read permission with file link and executable",
 			call:   func(ctx context.Context, c *api.Client) (any, error) { return c.Permission(ctx, api.FileID(7)) },
 			answer: answer{body: recordedPermission},

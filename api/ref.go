@@ -15,9 +15,10 @@ const (
 	refByPath
 )
 
-// Ref names a file or folder: by file id, by UUID or by path. Folder and
-// permission endpoints take an id or a UUID; backup, restore and the job
-// endpoints take any of the three.
+// Ref names a file or folder: by file id, by UUID or by path. Backup,
+// restore and the job endpoints take any of the three; the spec's folder and
+// permission endpoints take an id or a UUID (the embedded server takes paths
+// there too).
 type Ref struct {
 	kind  refKind
 	id    int64
