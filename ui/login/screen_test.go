@@ -1,0 +1,343 @@
+package login
+
+import (
+	"errors"
+	"flag"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/zalando/go-keyring"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/credentials"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/theme"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// testPassword is admin's password on the test platform; its prefix is what
+// the credentials leak scan looks for in golden files.
+const testPassword = "dap-test-pw-ui"
+
+// startPlatform runs the embedded platform whose admin has testPassword.
+func startPlatform(t *testing.T) string {
+	t.Helper()
+	srv, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: testPassword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+	})
+	return ts.URL
+}
+
+// newContext is a console context without colour, so views compare as text.
+func newContext(client *api.Client, server, user, profile string) *common.Context {
+	ctx := common.NewContext(client, server, user, profile, false)
+	ctx.Styles = theme.New(true, true)
+	return ctx
+}
+
+func testConfig(t *testing.T) Config {
+	return Config{
+		ProfilesPath: filepath.Join(t.TempDir(), "dapconsole", "profiles.json"),
+		Verify:       credentials.CheckWithServer,
+	}
+}
+
+// press builds the key press a terminal sends for a key name.
+func press(name string) tea.KeyPressMsg {
+	special := map[string]tea.KeyPressMsg{
+		"tab":       {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"enter":     {Code: tea.KeyEnter},
+		"esc":       {Code: tea.KeyEscape},
+	}
+	if k, ok := special[name]; ok {
+		return k
+	}
+	return tea.KeyPressMsg{Code: []rune(name)[0], Text: name}
+}
+
+// typeInto sends text one rune at a time.
+func typeInto(d common.Dialog, text string) common.Dialog {
+	for _, r := range text {
+		d, _ = d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return d
+}
+
+// results runs cmd as the program would and returns the messages the model
+// would get: batches and sequences opened, a task's result unwrapped.
+func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	if cmd == nil {
+		return nil
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a command did not return")
+	}
+	switch m := msg.(type) {
+	case nil, common.TaskStartedMsg:
+		return nil
+	case common.TaskDoneMsg:
+		return []tea.Msg{m.Msg}
+	case tea.BatchMsg:
+		return resultsOf(t, m)
+	}
+	// tea.Sequence's message type is unexported: a slice of commands.
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
+		cmds := make([]tea.Cmd, v.Len())
+		for i := range cmds {
+			cmds[i] = v.Index(i).Interface().(tea.Cmd)
+		}
+		return resultsOf(t, cmds)
+	}
+	return []tea.Msg{msg}
+}
+
+func resultsOf(t *testing.T, cmds []tea.Cmd) []tea.Msg {
+	var out []tea.Msg
+	for _, c := range cmds {
+		out = append(out, results(t, c)...)
+	}
+	return out
+}
+
+func only[T any](t *testing.T, msgs []tea.Msg) T {
+	t.Helper()
+	var found []T
+	for _, m := range msgs {
+		if v, ok := m.(T); ok {
+			found = append(found, v)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("want one %T among %#v", *new(T), msgs)
+	}
+	return found[0]
+}
+
+// submit presses enter on the screen and delivers the check's result back.
+func submit(t *testing.T, s *Screen) (common.Dialog, []tea.Msg) {
+	t.Helper()
+	d, cmd := s.Update(press("enter"))
+	if d == nil {
+		t.Fatal("enter closed the screen before any check")
+	}
+	var after []tea.Msg
+	for _, msg := range results(t, cmd) {
+		var next tea.Cmd
+		d, next = d.Update(msg)
+		after = append(after, results(t, next)...)
+		if d == nil {
+			break
+		}
+	}
+	return d, after
+}
+
+func TestScreenFirstStartLogsInAndStores(t *testing.T) {
+	keyring.MockInit()
+	url := startPlatform(t)
+	cfg := testConfig(t)
+	ctx := newContext(nil, "", "", "")
+	s := New(ctx, cfg, "No profile yet.")
+	s.SetSize(80, 20)
+	if s.Focused() != "Server" {
+		t.Fatalf("focus on %s, want Server at a first start", s.Focused())
+	}
+
+	d := typeInto(s, url+"/")
+	d, _ = d.Update(press("enter")) // enter walks down while there is no password
+	d = typeInto(d, "admin")
+	d, _ = d.Update(press("enter"))
+	if got := d.(*Screen).Focused(); got != "Password" {
+		t.Fatalf("focus on %s, want Password", got)
+	}
+	d = typeInto(d, testPassword)
+	if view := ansi.Strip(d.View()); strings.Contains(view, testPassword) || !strings.Contains(view, strings.Repeat("•", len(testPassword))) {
+		t.Fatalf("the password is not masked:\n%s", view)
+	}
+
+	d, msgs := submit(t, d.(*Screen))
+	if d != nil {
+		t.Fatalf("the screen stays open after an accepted login: %s", ansi.Strip(d.View()))
+	}
+	loggedIn := only[common.LoggedInMsg](t, msgs)
+	server := strings.TrimRight(url, "/")
+	if loggedIn.Server != server || loggedIn.User != "admin" || loggedIn.Profile != "default" || loggedIn.ReadOnly || loggedIn.Client == nil {
+		t.Fatalf("logged in %+v", loggedIn)
+	}
+	if _, err := loggedIn.Client.RootFolder(t.Context()); err != nil {
+		t.Fatalf("the new client does not work: %v", err)
+	}
+	if got, err := credentials.LookupPassword(server, "admin"); err != nil || got != testPassword {
+		t.Fatalf("keyring after login: %v", err)
+	}
+	profiles, err := credentials.LoadProfiles(cfg.ProfilesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := profiles.DefaultProfile(); !ok || p.Server != server || p.User != "admin" {
+		t.Fatalf("default profile %+v, %v", p, ok)
+	}
+	data, err := os.ReadFile(cfg.ProfilesPath)
+	if err != nil || strings.Contains(string(data), testPassword) {
+		t.Fatalf("profiles file holds the password (or is unreadable: %v)", err)
+	}
+}
+
+func TestScreenRefusesAndSaysWhy(t *testing.T) {
+	url := startPlatform(t)
+	down := httptest.NewServer(nil)
+	down.Close()
+
+	tests := []struct {
+		name, server, user, password string
+		keyringErr                   error
+		wantProblem                  string
+		wantPasswordKept             bool
+		wantFocus                    string
+		wantNotice                   string
+	}{
+		{name: "wrong password", server: url, user: "admin", password: "dap-test-pw-wrong", wantProblem: "wrong user or password", wantFocus: "Password"},
+		{name: "server down", server: down.URL, user: "admin", password: testPassword, wantProblem: "nothing answers at that server URL", wantPasswordKept: true, wantFocus: "Password"},
+		{name: "not a URL", server: "dap.example.com", user: "admin", password: testPassword, wantProblem: "want a URL", wantPasswordKept: true, wantFocus: "Server"},
+		{name: "no user", server: url, user: "", password: testPassword, wantProblem: "type a user name", wantPasswordKept: true, wantFocus: "User"},
+		{name: "no keyring: logged in all the same, with the advice", server: url, user: "admin", password: testPassword,
+			keyringErr: errors.New("dbus: couldn't determine address of session bus"), wantNotice: "set DAP_PASSWORD"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			keyring.MockInit()
+			if tt.keyringErr != nil {
+				keyring.MockInitWithError(tt.keyringErr)
+			}
+			s := ForProfile(newContext(nil, "", "", ""), testConfig(t),
+				credentials.Profile{Server: tt.server, User: tt.user}, "")
+			s.SetSize(80, 20)
+			s.focusField(fieldPassword)
+			d, msgs := submit(t, typeInto(s, tt.password).(*Screen))
+			if tt.wantNotice != "" {
+				if d != nil {
+					t.Fatalf("screen still open: %s", ansi.Strip(d.View()))
+				}
+				only[common.LoggedInMsg](t, msgs)
+				if status := only[common.StatusMsg](t, msgs); !strings.Contains(status.Text, tt.wantNotice) {
+					t.Fatalf("status %q, want the keyring advice", status.Text)
+				}
+				return
+			}
+			if d == nil {
+				t.Fatal("the screen closed on a failed login")
+			}
+			got := d.(*Screen)
+			if view := ansi.Strip(got.View()); !strings.Contains(view, tt.wantProblem) {
+				t.Errorf("view lacks %q:\n%s", tt.wantProblem, view)
+			}
+			if kept := got.inputs[fieldPassword].Value() != ""; kept != tt.wantPasswordKept {
+				t.Errorf("password kept = %v, want %v", kept, tt.wantPasswordKept)
+			}
+			if got.Focused() != tt.wantFocus {
+				t.Errorf("focus on %s, want %s", got.Focused(), tt.wantFocus)
+			}
+			if _, err := credentials.LookupPassword(strings.TrimRight(tt.server, "/"), tt.user); !errors.Is(err, credentials.ErrNoPassword) {
+				t.Errorf("a failed login stored a password: %v", err)
+			}
+		})
+	}
+}
+
+func TestScreenEscape(t *testing.T) {
+	firstStart := New(newContext(nil, "", "", ""), testConfig(t), "")
+	if d, _ := firstStart.Update(press("esc")); d == nil {
+		t.Error("esc closed the screen at a first start, with nothing behind it")
+	}
+	if keys := firstStart.ShortHelp(); slicesHasKey(keys, "esc") {
+		t.Error("help offers esc where it does nothing")
+	}
+	afterRefusal := New(newContext(api.New("http://127.0.0.1:1", "admin", "x"), "http://127.0.0.1:1", "admin", "p"), testConfig(t), "")
+	if d, _ := afterRefusal.Update(press("esc")); d != nil {
+		t.Error("esc should close the screen over a running console")
+	}
+}
+
+func slicesHasKey(bindings []key.Binding, k string) bool {
+	for _, b := range bindings {
+		for _, bk := range b.Keys() {
+			if bk == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestScreenGolden(t *testing.T) {
+	tests := []struct {
+		name          string
+		ctx           *common.Context
+		reason        string
+		typed         string
+		problem       string
+		width, height int
+	}{
+		{name: "first_start", ctx: newContext(nil, "", "", ""), reason: "No profile yet: log in to a server.", width: 80, height: 20},
+		{name: "after_401", ctx: newContext(api.New("http://127.0.0.1:8080", "admin", "x"), "http://127.0.0.1:8080", "admin", "local"),
+			reason: "The server refused the password of admin.", typed: testPassword, width: 80, height: 20},
+		{name: "wrong_password", ctx: newContext(nil, "http://127.0.0.1:8080", "admin", "local"), problem: "wrong user or password", width: 80, height: 20},
+		{name: "tiny", ctx: newContext(nil, "https://a-very-long-host-name.example.com", "administrator", ""), reason: "No profile yet: log in to a server.", typed: testPassword, width: 30, height: 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(tt.ctx, testConfig(t), tt.reason)
+			s.SetSize(tt.width, tt.height)
+			typeInto(s, tt.typed)
+			s.problem = tt.problem
+			got := ansi.Strip(s.View())
+			for i, line := range strings.Split(got, "\n") {
+				if w := ansi.StringWidth(line); w > tt.width {
+					t.Errorf("line %d is %d wide, more than %d", i, w, tt.width)
+				}
+			}
+			if h := strings.Count(got, "\n") + 1; h > tt.height {
+				t.Errorf("view is %d lines, more than %d", h, tt.height)
+			}
+			path := filepath.Join("testdata", t.Name()+".golden")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./ui/login -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("view differs from %s:\n%s", path, got)
+			}
+		})
+	}
+}
