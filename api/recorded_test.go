@@ -73,6 +73,8 @@ type seen struct {
 	user, password     string
 	authOK             bool
 	body               []byte
+	contentLength      int64
+	transferEncoding   []string
 }
 
 // recorder serves one canned answer per request and keeps what it saw.
@@ -94,6 +96,7 @@ func newRecorder(t *testing.T) *recorder {
 			method: r.Method, uri: r.URL.EscapedPath(), query: r.URL.RawQuery,
 			contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"),
 			userAgent: r.Header.Get("User-Agent"), user: user, password: password, authOK: ok, body: body,
+			contentLength: r.ContentLength, transferEncoding: r.TransferEncoding,
 		})
 		a := rec.next
 		rec.mu.Unlock()
