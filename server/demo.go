@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/jobs"
 	"github.com/dapconsole/dapconsole/server/store"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -120,7 +121,7 @@ func demoFiles(filesDir string) []demoFile {
 		{"/Data/ImportJobs/Products.imp", "analyst", "Products from the warehouse", classImportJob, "das.JdbcImportJobType", "",
 			map[string]string{"table": "products"}, []string{"/Data/Connections/Warehouse.dst"}},
 		{"/Data/ImportJobs/Events.imp", "analyst", "Click stream (large)", classImportJob, "das.CsvImportJobType", "",
-			map[string]string{"path": "events.csv", "format": "csv"}, []string{localFiles}},
+			map[string]string{"path": "events.csv", "format": "csv", "pace.rowsPerSecond": "900"}, []string{localFiles}},
 		{"/Data/DataLinks/Orders With Errors.lnk", "analyst", "Orders with malformed rows, linked", classDataLink, "das.CsvDataLinkType", "",
 			map[string]string{"path": "orders_with_errors.csv", "format": "csv"}, []string{localFiles}},
 
@@ -142,6 +143,9 @@ func demoFiles(filesDir string) []demoFile {
 
 // seedDemo fills an empty store with the demo users, groups and tree, in one transaction.
 func (s *Server) seedDemo(ctx context.Context) error {
+	if err := jobs.WriteSampleData(FilesDir(s.cfg.DataDir)); err != nil {
+		return err
+	}
 	return s.store.InTx(ctx, func(tx *store.Tx) error {
 		users := map[string]int64{}
 		groups := map[string]int64{}

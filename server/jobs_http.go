@@ -1,12 +1,454 @@
 package server
 
-import "net/http"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"strconv"
+	"time"
 
-// registerJobRoutes adds the job execution endpoints (owned by the job engine's engineer).
-func (s *Server) registerJobRoutes(mux *http.ServeMux) {}
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/jobs"
+	"github.com/dapconsole/dapconsole/server/store"
+)
 
-// startJobs starts the job engine.
-func (s *Server) startJobs() error { return nil }
+// notAccessible is the platform's own reason for a job request on a file
+// that does not exist or that the user may not use that way.
+const notAccessible = "File doesn't exist or isn't accessible with current permissions"
 
-// stopJobs stops the job engine.
-func (s *Server) stopJobs() {}
+// demoSchedule is how often the demo's jobs are triggered again, and
+// demoScheduled the jobs, so that list-running is never empty in a demo.
+const demoSchedule = time.Minute
+
+var demoScheduled = []string{
+	"/Data/ImportJobs/Events.imp", "/Data/ImportJobs/Orders.imp",
+	"/Data/ImportJobs/Customers.imp", "/Data/ImportJobs/Products.imp",
+}
+
+// registerJobRoutes adds the job execution endpoints of spec section 4.5.
+// Following the spec, they answer HTTP 200 with a failure body when the file
+// (or execution) does not exist or may not be used by the caller; malformed
+// input (a non-numeric id, a bad body) is 400.
+func (s *Server) registerJobRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/job-execution/list-running", s.listRunning)
+	mux.HandleFunc("POST /api/job-execution/sequential-trigger", s.sequentialTrigger)
+	mux.HandleFunc("GET /api/job-execution/{ref}/status", s.jobStatus)
+	mux.HandleFunc("POST /api/job-execution/{ref}/trigger", s.triggerJob)
+	mux.HandleFunc("POST /api/job-execution/{ref}/stop", s.stopJob)
+	mux.HandleFunc("GET /rest/job-configuration/job-history/{id}", s.jobHistory)
+	mux.HandleFunc("GET /rest/job-execution/job-details/{id}", s.jobDetails)
+	mux.HandleFunc("DELETE /rest/data/{id}", s.deleteJobData)
+}
+
+// startJobs opens the job engine over the server's database; with demo data
+// it also triggers the demo's jobs every minute.
+func (s *Server) startJobs() error {
+	ctx := context.Background()
+	e, err := jobs.Open(ctx, s.store.DB(), jobs.Config{
+		Catalog:       storeCatalog{s.store},
+		FileRoots:     s.cfg.FileRoots,
+		MaxConcurrent: s.cfg.MaxConcurrentJobs,
+	})
+	if err != nil {
+		return err
+	}
+	s.jobs = e
+	if !s.cfg.DemoData {
+		return nil
+	}
+	var scheduled []jobs.File
+	for _, path := range demoScheduled {
+		f, err := s.store.FileByPath(ctx, path)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // a data directory seeded by an older demo, or changed since
+		}
+		if err != nil {
+			return err
+		}
+		jf, err := storeCatalog{s.store}.jobFile(ctx, f)
+		if err != nil {
+			return err
+		}
+		scheduled = append(scheduled, jf)
+	}
+	e.Schedule(scheduled, demoSchedule, "admin")
+	return nil
+}
+
+// stopJobs cancels queued and running executions and waits for the engine.
+func (s *Server) stopJobs() {
+	if s.jobs != nil {
+		s.jobs.Close()
+	}
+}
+
+// storeCatalog lets the engine read the file tree from the store.
+type storeCatalog struct{ st *store.Store }
+
+func (c storeCatalog) jobFile(ctx context.Context, f store.File) (jobs.File, error) {
+	cfg, err := c.st.Configuration(ctx, f)
+	if err != nil {
+		return jobs.File{}, notFoundToJobs(err)
+	}
+	return jobs.File{ID: f.ID, ConfigurationID: f.ConfigID, UUID: f.UUID, Path: f.Path,
+		Name: f.BaseName(), Kind: f.Kind, Config: cfg}, nil
+}
+
+func (c storeCatalog) File(ctx context.Context, id int64) (jobs.File, error) {
+	f, err := c.st.FileByID(ctx, id)
+	if err != nil {
+		return jobs.File{}, notFoundToJobs(err)
+	}
+	return c.jobFile(ctx, f)
+}
+
+func (c storeCatalog) Source(ctx context.Context, ref model.SourceRef) (jobs.File, error) {
+	f, err := c.st.ResolveSource(ctx, ref)
+	if err != nil {
+		return jobs.File{}, notFoundToJobs(err)
+	}
+	return c.jobFile(ctx, f)
+}
+
+func (c storeCatalog) Dependents(ctx context.Context, id int64) ([]jobs.File, error) {
+	deps, err := c.st.Dependents(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]jobs.File, 0, len(deps))
+	for _, d := range deps {
+		jf, err := c.jobFile(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, jf)
+	}
+	return out, nil
+}
+
+func notFoundToJobs(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %w", jobs.ErrNotFound, err)
+	}
+	return err
+}
+
+// jobFailure answers a job request with HTTP 200 and a failure body, as the spec does.
+func jobFailure(w http.ResponseWriter, reason string) {
+	writeFailure(w, http.StatusOK, reason)
+}
+
+// jobError answers an unexpected error: 500, logged.
+func jobError(w http.ResponseWriter, err error) {
+	log.Printf("job endpoint: %v", err)
+	writeFailure(w, http.StatusInternalServerError, "internal error")
+}
+
+// jobFileFor resolves the {ref} of a job request and checks the caller's
+// rights; on failure it answers and returns false.
+func (s *Server) jobFileFor(w http.ResponseWriter, r *http.Request, n need) (store.File, bool) {
+	f, rights, err := s.resolve(r, r.PathValue("ref"))
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrBadInput):
+		jobFailure(w, notAccessible)
+		return store.File{}, false
+	case err != nil:
+		jobError(w, err)
+		return store.File{}, false
+	case !n.allowedBy(rights):
+		jobFailure(w, fmt.Sprintf("%s: %s permission required", f.Path, n))
+		return store.File{}, false
+	}
+	return f, true
+}
+
+// fileAllows reports whether the caller may see a file and has what n needs on it.
+func (s *Server) fileAllows(r *http.Request, fileID int64, n need) (store.File, bool, error) {
+	f, err := s.store.FileByID(r.Context(), fileID)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.File{}, false, nil
+	}
+	if err != nil {
+		return store.File{}, false, err
+	}
+	rights, visible, err := s.store.Access(r.Context(), userFrom(r), f)
+	if err != nil {
+		return store.File{}, false, err
+	}
+	return f, visible && n.allowedBy(rights), nil
+}
+
+func pathID(w http.ResponseWriter, r *http.Request, what string) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("%s %q is not a positive whole number", what, r.PathValue("id")))
+		return 0, false
+	}
+	return id, true
+}
+
+func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.jobFileFor(w, r, needRead)
+	if !ok {
+		return
+	}
+	st, err := s.jobs.Status(r.Context(), f.ID)
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) triggerJob(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.jobFileFor(w, r, needExecute)
+	if !ok {
+		return
+	}
+	jf, err := storeCatalog{s.store}.jobFile(r.Context(), f)
+	if errors.Is(err, jobs.ErrNotFound) {
+		jobFailure(w, fmt.Sprintf("%s is not a job", f.Path))
+		return
+	}
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	user := userFrom(r).Name
+	ex, err := s.jobs.Trigger(r.Context(), jf, user, model.TriggerRESTAPI, nil)
+	switch {
+	case errors.Is(err, jobs.ErrNotJob):
+		jobFailure(w, fmt.Sprintf("%s is not a job: only import jobs, data links, workbooks and export jobs run", f.Path))
+	case errors.Is(err, jobs.ErrClosed):
+		writeFailure(w, http.StatusServiceUnavailable, "the server is shutting down")
+	case err != nil:
+		jobError(w, err)
+	default:
+		writeJSON(w, http.StatusOK, model.Triggered{Status: model.StatusSuccess, JobExecutionID: ex.ID,
+			JobExecutionUser: ex.User, JobExecutionTrigger: ex.Trigger})
+	}
+}
+
+// stopJob cancels the file's queued and running executions; it answers with
+// no body once they have ended.
+func (s *Server) stopJob(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.jobFileFor(w, r, needExecute)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	err := s.jobs.Stop(ctx, f.ID)
+	switch {
+	case errors.Is(err, jobs.ErrNotRunning):
+		jobFailure(w, fmt.Sprintf("%s has no queued or running execution to stop", f.Path))
+	case err != nil:
+		jobError(w, err)
+	default:
+		w.WriteHeader(http.StatusOK)
+	}
+}
+
+// jobHistory answers a window of a configuration's executions, newest
+// first: `start` (default 0) skips, `length` (default 10) bounds.
+func (s *Server) jobHistory(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "job configuration id")
+	if !ok {
+		return
+	}
+	start, ok := queryInt(w, r, "start", jobs.DefaultHistoryStart)
+	if !ok {
+		return
+	}
+	length, ok := queryInt(w, r, "length", jobs.DefaultHistoryLength)
+	if !ok {
+		return
+	}
+	f, err := s.store.FileByConfigID(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		jobFailure(w, notAccessible)
+		return
+	}
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	if _, allowed, err := s.fileAllows(r, f.ID, needRead); err != nil {
+		jobError(w, err)
+		return
+	} else if !allowed {
+		jobFailure(w, notAccessible)
+		return
+	}
+	history, err := s.jobs.History(r.Context(), id, start, length)
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, history)
+}
+
+func queryInt(w http.ResponseWriter, r *http.Request, name string, fallback int) (int, bool) {
+	raw := r.URL.Query().Get(name)
+	if raw == "" {
+		return fallback, true
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 0 {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("%s %q is not a whole number of 0 or more", name, raw))
+		return 0, false
+	}
+	return n, true
+}
+
+func (s *Server) jobDetails(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "job execution id")
+	if !ok {
+		return
+	}
+	d, err := s.jobs.Details(r.Context(), id)
+	if errors.Is(err, jobs.ErrNotFound) {
+		jobFailure(w, fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id))
+		return
+	}
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	if _, allowed, err := s.fileAllows(r, d.File.ID, needRead); err != nil {
+		jobError(w, err)
+		return
+	} else if !allowed {
+		jobFailure(w, fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id))
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+// listRunning answers the queued and running executions of the files the
+// caller may see.
+func (s *Server) listRunning(w http.ResponseWriter, r *http.Request) {
+	running := s.jobs.Running()
+	u := userFrom(r)
+	if u.Admin {
+		writeJSON(w, http.StatusOK, running)
+		return
+	}
+	vis, err := s.store.NewVisibility(r.Context(), u)
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	seen := map[int64]bool{}
+	visible := make([]model.RunningJob, 0, len(running))
+	for _, job := range running {
+		ok, judged := seen[job.FileID]
+		if !judged {
+			f, err := s.store.FileByID(r.Context(), job.FileID)
+			if err == nil {
+				ok, err = vis.Visible(r.Context(), f)
+			}
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				jobError(w, err)
+				return
+			}
+			seen[job.FileID] = ok
+		}
+		if ok {
+			visible = append(visible, job)
+		}
+	}
+	writeJSON(w, http.StatusOK, visible)
+}
+
+// sequentialTrigger queues the given files and their downstream dependents
+// in dependency order (see jobs.Engine.Sequence).
+func (s *Server) sequentialTrigger(w http.ResponseWriter, r *http.Request) {
+	var req model.SequentialTrigger
+	if !s.decodeJSON(w, r, &req) {
+		return
+	}
+	if len(req.FileIDs) == 0 {
+		writeFailure(w, http.StatusBadRequest, "fileIds names no file")
+		return
+	}
+	cat := storeCatalog{s.store}
+	var start []jobs.File
+	for _, id := range req.FileIDs {
+		f, allowed, err := s.fileAllows(r, id, needRead)
+		if err != nil {
+			jobError(w, err)
+			return
+		}
+		if !allowed {
+			jobFailure(w, fmt.Sprintf("file %d: %s", id, notAccessible))
+			return
+		}
+		jf, err := cat.jobFile(r.Context(), f)
+		if errors.Is(err, jobs.ErrNotFound) {
+			jobFailure(w, fmt.Sprintf("%s is a folder, not a job", f.Path))
+			return
+		}
+		if err != nil {
+			jobError(w, err)
+			return
+		}
+		start = append(start, jf)
+	}
+	mayRun := func(f jobs.File) error {
+		_, allowed, err := s.fileAllows(r, f.ID, needExecute)
+		if err != nil {
+			return err
+		}
+		if !allowed {
+			return errors.New("execute permission required")
+		}
+		return nil
+	}
+	plan, err := s.jobs.Sequence(r.Context(), start, userFrom(r).Name, req.Variables, mayRun)
+	var refused *jobs.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		jobFailure(w, refused.Reason)
+	case errors.Is(err, jobs.ErrClosed):
+		writeFailure(w, http.StatusServiceUnavailable, "the server is shutting down")
+	case err != nil:
+		jobError(w, err)
+	default:
+		writeJSON(w, http.StatusOK, plan)
+	}
+}
+
+// deleteJobData removes the data an execution produced (its id is the data
+// id); the caller needs write permission on the job's file.
+func (s *Server) deleteJobData(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "data id")
+	if !ok {
+		return
+	}
+	missing := fmt.Sprintf("Job data with id %d doesn't exist or isn't accessible with current permissions", id)
+	fileID, err := s.jobs.DataOwner(r.Context(), id)
+	if errors.Is(err, jobs.ErrNotFound) {
+		jobFailure(w, missing)
+		return
+	}
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	if _, allowed, err := s.fileAllows(r, fileID, needWrite); err != nil {
+		jobError(w, err)
+		return
+	} else if !allowed {
+		jobFailure(w, missing)
+		return
+	}
+	outcome, err := s.jobs.DeleteData(r.Context(), id)
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, model.DataDeletion{Outcome: outcome})
+}

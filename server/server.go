@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dapconsole/dapconsole/server/jobs"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -28,6 +29,8 @@ type Config struct {
 	FileRoots []string
 	// MaxBodyBytes caps JSON request bodies (413 past it); 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// MaxConcurrentJobs bounds the job executions running at once; 0 means the CPU count.
+	MaxConcurrentJobs int
 }
 
 // FilesDir is the folder inside a data directory that holds the files
@@ -39,6 +42,7 @@ type Server struct {
 	cfg   Config
 	store *store.Store
 	auth  *authCache
+	jobs  *jobs.Engine
 }
 
 // New opens the data directory, creating the first users (demo data, or

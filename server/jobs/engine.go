@@ -397,7 +397,9 @@ func (e *Engine) Stop(ctx context.Context, fileID int64) error {
 const TriggerScheduler = "SCHEDULER"
 
 // Schedule triggers each file now and then every interval, as user, unless
-// the file has a queued or running execution already. It ends with Close.
+// an execution of the file still waits in the queue (so a slow queue does not
+// pile up). A run lasting longer than the interval overlaps the next one,
+// which keeps list-running busy in a demo. It ends with Close.
 func (e *Engine) Schedule(files []File, every time.Duration, user string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -411,7 +413,7 @@ func (e *Engine) Schedule(files []File, every time.Duration, user string) {
 		defer tick.Stop()
 		for {
 			for _, f := range files {
-				if !e.hasActive(f.ID) {
+				if !e.hasQueued(f.ID) {
 					// A failed trigger (the engine closing) is retried next tick or ends below.
 					_, _ = e.Trigger(context.Background(), f, user, TriggerScheduler, nil)
 				}
@@ -425,11 +427,11 @@ func (e *Engine) Schedule(files []File, every time.Duration, user string) {
 	}()
 }
 
-func (e *Engine) hasActive(fileID int64) bool {
+func (e *Engine) hasQueued(fileID int64) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, r := range e.active {
-		if r.file.ID == fileID {
+		if r.file.ID == fileID && r.finalState() == model.StateQueued {
 			return true
 		}
 	}

@@ -18,7 +18,7 @@ const (
 	SampleOrders           = "orders.csv"             // 1,000 orders
 	SampleOrdersWithErrors = "orders_with_errors.csv" // 100 rows, 3 of them malformed
 	SampleCustomers        = "customers.jsonl"        // 200 customers
-	SampleEvents           = "events.csv"             // 200,000 events, for the long demo import
+	SampleEvents           = "events.csv"             // 60,000 events, for the long demo import
 	SampleWarehouse        = "warehouse.db"           // SQLite database with a products table
 )
 
@@ -26,7 +26,7 @@ const (
 const (
 	SampleOrdersRows    = 1000
 	SampleCustomersRows = 200
-	SampleEventsRows    = 200_000
+	SampleEventsRows    = 60_000
 	SampleProductsRows  = 500
 	// SampleMalformedRows is how many rows of orders_with_errors.csv are malformed.
 	SampleMalformedRows = 3
