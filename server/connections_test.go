@@ -1,0 +1,248 @@
+package server_test
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/store"
+)
+
+func connectionPath(id int64) string { return fmt.Sprintf("/rest/connections/%d", id) }
+
+func newConnection(path, password string) model.Connection {
+	return model.Connection{
+		Version: "2.1", ClassName: "datameer.dap.common.entity.DataBaseConnection", TypeID: "das.JdbcDataStoreType",
+		File: model.FileInfo{Path: path, Description: "test database"},
+		Properties: map[string][]string{
+			model.PropUserName: {"tester"}, model.PropPassword: {password},
+			model.PropConnectionURL: {"jdbc:sqlite:/tmp/none.db"}, model.PropDataStoreUsage: {"IMPORT_EXPORT"},
+		},
+		DBType: &model.DBType{Name: "SQLite"},
+	}
+}
+
+func TestListConnections(t *testing.T) {
+	_, p := demo(t)
+	paths := func(user string) map[string]bool {
+		var list []model.ConnectionEntry
+		p.get(user, "/rest/connections", &list)
+		out := map[string]bool{}
+		for _, e := range list {
+			out[e.Path] = true
+			if e.ID == 0 || e.UUID == "" || e.Name == "" || strings.HasSuffix(e.Name, ".dst") {
+				t.Errorf("entry %+v", e)
+			}
+		}
+		return out
+	}
+	admin := paths("admin")
+	if len(admin) < 7 || !admin["/.system/FileUploadDataStore.dst"] || !admin["/Analytics/Finance/Finance PostgreSQL.dst"] {
+		t.Fatalf("admin list %v", admin)
+	}
+	viewer := paths("viewer")
+	if !viewer["/.system/FileUploadDataStore.dst"] || viewer["/Analytics/Finance/Finance PostgreSQL.dst"] {
+		t.Fatalf("viewer list %v", viewer)
+	}
+}
+
+func TestReadConnection(t *testing.T) {
+	srv, p := demo(t)
+	warehouse := p.connectionID("/Data/Connections/Warehouse.dst")
+	a := p.call("viewer", http.MethodGet, connectionPath(warehouse), nil)
+	var c model.Connection
+	p.want(a, 200, &c)
+	if c.File.Path != "/Data/Connections/Warehouse.dst" || c.File.Name != "Warehouse" || c.DBType == nil || c.DBType.Name != "SQLite" {
+		t.Fatalf("connection %+v", c)
+	}
+	password := c.Property(model.PropPassword)
+	if strings.Contains(string(a.body), "warehouse-reader") || !strings.HasSuffix(password, "\r\n") {
+		t.Fatalf("password %q not encoded (body %s)", password, a.body)
+	}
+	if _, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(password, "\r\n")); err != nil {
+		t.Fatalf("password %q is not base64: %v", password, err)
+	}
+	// At rest, neither the database nor its WAL holds the plain secret.
+	for _, name := range []string{store.DatabaseFile, store.DatabaseFile + "-wal"} {
+		raw, _ := os.ReadFile(filepath.Join(srv.Store().Dir(), name))
+		if strings.Contains(string(raw), "warehouse-reader") {
+			t.Fatalf("%s holds the plain password", name)
+		}
+	}
+	info, err := os.Stat(filepath.Join(srv.Store().Dir(), store.KeyFile))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v %v", info, err)
+	}
+
+	orders, err := srv.Store().FileByPath(context.Background(), "/Data/ImportJobs/Orders.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, user, path string
+		code             int
+	}{
+		{"non-numeric id", "admin", "/rest/connections/abc", 400},
+		{"negative id", "admin", "/rest/connections/-3", 400},
+		{"unknown id", "admin", "/rest/connections/9999", 404},
+		{"an import job's id", "admin", connectionPath(orders.ConfigID), 404},
+		{"invisible to the viewer", "viewer", connectionPath(p.connectionID("/Analytics/Finance/Finance PostgreSQL.dst")), 404},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p.wantFailure(p.call(tc.user, http.MethodGet, tc.path, nil), tc.code, "")
+		})
+	}
+}
+
+func TestCreateConnection(t *testing.T) {
+	srv, p := demo(t)
+	var created model.ConnectionCreated
+	p.want(p.call("analyst", http.MethodPost, "/rest/connections", newConnection("/Data/Connections/New DB.dst", "s3cret")), 200, &created)
+	if created.Status != model.StatusSuccess || created.ConfigurationID == 0 {
+		t.Fatalf("created %+v", created)
+	}
+	f, err := srv.Store().FileByConfigID(context.Background(), created.ConfigurationID)
+	if err != nil || f.ID == created.ConfigurationID || f.Owner != "analyst" {
+		t.Fatalf("file %+v (configuration id must differ from file id): %v", f, err)
+	}
+	var c model.Connection
+	a := p.call("analyst", http.MethodGet, connectionPath(created.ConfigurationID), nil)
+	p.want(a, 200, &c)
+	if c.File.Path != "/Data/Connections/New DB.dst" || c.File.Name != "New DB" || c.File.UUID != f.UUID || strings.Contains(string(a.body), "s3cret") {
+		t.Fatalf("read back %s", a.body)
+	}
+	// The secret opens to what was sent.
+	cfg, _ := srv.Store().Configuration(context.Background(), f)
+	if plain, err := srv.Store().Secrets().Reveal(cfg.Property(model.PropPassword)); err != nil || plain != "s3cret" {
+		t.Fatalf("stored secret opens to %q, %v", plain, err)
+	}
+
+	// A SECURE value from the encrypt command is taken as already encrypted.
+	sealed := srv.Store().Secrets().Seal("pre-sealed")
+	p.want(p.call("admin", http.MethodPost, "/rest/connections", newConnection("/Data/Connections/Sealed.dst", sealed)), 200, &created)
+	p.get("admin", connectionPath(created.ConfigurationID), &c)
+	if c.Property(model.PropPassword) != strings.TrimPrefix(sealed, "SECURE:0:")+"\r\n" {
+		t.Fatalf("sealed %q read back as %q", sealed, c.Property(model.PropPassword))
+	}
+
+	cases := []struct {
+		name, user string
+		body       any
+		code       int
+		reason     string
+	}{
+		{"path taken", "admin", newConnection("/Data/Connections/New DB.dst", "x"), 409, "exists"},
+		{"folder missing", "admin", newConnection("/Data/Nowhere/x.dst", "x"), 404, "not found"},
+		{"folder invisible", "viewer", newConnection("/Exports/x.dst", "x"), 404, "not found"},
+		{"folder not writable", "viewer", newConnection("/Data/Connections/x.dst", "x"), 403, "write"},
+		{"not a connection file", "admin", newConnection("/Data/Connections/x.imp", "x"), 400, ".dst"},
+		{"no path", "admin", newConnection("", "x"), 400, "file.path"},
+		{"dot-dot in path", "admin", newConnection("/Data/../x.dst", "x"), 400, "file.path"},
+		{"in a file, not a folder", "admin", newConnection("/Data/Connections/Warehouse.dst/x.dst", "x"), 400, "not a folder"},
+		{"SECURE value of another key", "admin", newConnection("/Data/Connections/y.dst", "SECURE:0:aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ="), 400, "password"},
+		{"with sources", "admin", func() model.Connection {
+			c := newConnection("/Data/Connections/z.dst", "x")
+			c.Sources = []model.SourceRef{{Path: "/Data/Connections/Warehouse.dst"}}
+			return c
+		}(), 400, "sources"},
+		{"malformed JSON", "admin", `{"file":{"path":"/Data/Connections/m.dst"}`, 400, "JSON"},
+		{"unknown field", "admin", `{"file":{"path":"/Data/Connections/m.dst"},"colour":"red"}`, 400, "colour"},
+		{"properties of the wrong type", "admin", `{"file":{"path":"/Data/Connections/m.dst"},"properties":{"a":"b"}}`, 400, "JSON"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p.wantFailure(p.call(tc.user, http.MethodPost, "/rest/connections", tc.body), tc.code, tc.reason)
+		})
+	}
+}
+
+func TestUpdateConnection(t *testing.T) {
+	srv, p := demo(t)
+	id := p.connectionID("/Data/Connections/MYSQL_QA1.dst")
+	var c model.Connection
+	p.get("analyst", connectionPath(id), &c)
+	// Read, edit, send back: the encoded password stays the same secret.
+	c.File.Description = "QA database, renamed host"
+	c.Properties[model.PropConnectionURL] = []string{"jdbc:mysql://qa2.example.com:3306/world"}
+	var ok model.Success
+	p.want(p.call("analyst", http.MethodPut, connectionPath(id), c), 200, &ok)
+	if ok.Status != model.StatusSuccess {
+		t.Fatalf("answer %+v", ok)
+	}
+	var after model.Connection
+	p.get("analyst", connectionPath(id), &after)
+	if after.File.Description != c.File.Description || after.Property(model.PropConnectionURL) != c.Property(model.PropConnectionURL) ||
+		after.Property(model.PropPassword) != c.Property(model.PropPassword) {
+		t.Fatalf("after update %+v", after)
+	}
+	f, _ := srv.Store().FileByConfigID(context.Background(), id)
+	cfg, _ := srv.Store().Configuration(context.Background(), f)
+	if plain, _ := srv.Store().Secrets().Reveal(cfg.Property(model.PropPassword)); plain != "qa1-secret" {
+		t.Fatalf("password after a read-edit-write is %q", plain)
+	}
+	// A new plain password is sealed.
+	c.Properties[model.PropPassword] = []string{"changed"}
+	p.want(p.call("admin", http.MethodPut, connectionPath(id), c), 200, nil)
+	cfg, _ = srv.Store().Configuration(context.Background(), f)
+	if plain, _ := srv.Store().Secrets().Reveal(cfg.Property(model.PropPassword)); plain != "changed" {
+		t.Fatalf("password after change is %q", plain)
+	}
+
+	moved := c
+	moved.File.Path = "/Data/Connections/Elsewhere.dst"
+	cases := []struct {
+		name, user, path string
+		body             any
+		code             int
+	}{
+		{"viewer may not write", "viewer", connectionPath(id), c, 403},
+		{"invisible", "viewer", connectionPath(p.connectionID("/Analytics/Finance/Finance PostgreSQL.dst")), c, 404},
+		{"unknown", "admin", connectionPath(9999), c, 404},
+		{"non-numeric", "admin", "/rest/connections/MYSQL_QA1", c, 400},
+		{"move", "admin", connectionPath(id), moved, 400},
+		{"malformed", "admin", connectionPath(id), `[1,2`, 400},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p.wantFailure(p.call(tc.user, http.MethodPut, tc.path, tc.body), tc.code, "")
+		})
+	}
+}
+
+func TestDeleteConnection(t *testing.T) {
+	_, p := demo(t)
+	local := p.connectionID("/Data/Connections/Local Files.dst")
+	refusal := p.wantFailure(p.call("admin", http.MethodDelete, connectionPath(local), nil), http.StatusConflict, "Orders.imp")
+	if len(refusal.Paths) == 0 {
+		t.Fatalf("refusal names no dependents: %+v", refusal)
+	}
+	warehouse := p.connectionID("/Data/Connections/Warehouse.dst")
+	var created model.ConnectionCreated
+	p.want(p.call("analyst", http.MethodPost, "/rest/connections", newConnection("/Data/Connections/Temp.dst", "x")), 200, &created)
+
+	cases := []struct {
+		name, user, path string
+		code             int
+	}{
+		{"viewer may not delete", "viewer", connectionPath(created.ConfigurationID), 403},
+		{"non-numeric", "admin", "/rest/connections/x1", 400},
+		{"unknown", "admin", connectionPath(9999), 404},
+		{"still used", "analyst", connectionPath(warehouse), 409},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p.wantFailure(p.call(tc.user, http.MethodDelete, tc.path, nil), tc.code, "")
+		})
+	}
+	var ok model.Success
+	p.want(p.call("analyst", http.MethodDelete, connectionPath(created.ConfigurationID), nil), 200, &ok)
+	p.wantFailure(p.call("analyst", http.MethodGet, connectionPath(created.ConfigurationID), nil), 404, "")
+	p.wantFailure(p.call("analyst", http.MethodDelete, connectionPath(created.ConfigurationID), nil), 404, "")
+}
