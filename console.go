@@ -1,5 +1,117 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"time"
 
-func runConsole(args []string) error { return errors.New("console: not built yet") }
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/credentials"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/ui"
+	"github.com/dapconsole/dapconsole/ui/common"
+	loginscreen "github.com/dapconsole/dapconsole/ui/login"
+)
+
+// demoUser is the account --demo logs in as (seeded with the demo data).
+const demoUser = "admin"
+
+// runConsole is `dapconsole [--demo] [--server URL] [--user NAME]
+// [--profile NAME] [--read-only]`.
+func runConsole(args []string) error {
+	fs := flag.NewFlagSet("dapconsole", flag.ContinueOnError)
+	demo := fs.Bool("demo", false, "start the embedded platform with demo data on 127.0.0.1 and open the console on it as admin")
+	serverURL := fs.String("server", "", "base URL of the platform, e.g. https://dap.example.com")
+	user := fs.String("user", "", "user name")
+	profile := fs.String("profile", "", "named profile (see dapconsole login)")
+	readOnly := fs.Bool("read-only", false, "disable every key that writes to the server")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (sub-commands: serve, login, logout, version)", fs.Arg(0))
+	}
+	if *demo {
+		if *serverURL != "" || *profile != "" {
+			return errors.New("--demo runs its own server: leave out --server and --profile")
+		}
+		return runDemo(*readOnly)
+	}
+	session, err := lookupSession(credentials.Request{Profile: *profile, Server: *serverURL, User: *user, ReadOnly: *readOnly})
+	if err != nil {
+		return err
+	}
+	if session.Notice != "" {
+		fmt.Fprintln(os.Stderr, session.Notice)
+	}
+	var client *api.Client
+	if session.Complete() {
+		client = api.New(session.Profile.Server, session.Profile.User, session.Password)
+	}
+	ctx := common.NewContext(client, session.Profile.Server, session.Profile.User, session.Profile.Name, session.Profile.ReadOnly)
+	return runProgram(ctx, *readOnly)
+}
+
+// lookupSession decides server, user and password: flags, profile,
+// DAP_PASSWORD, the OS keyring, then a masked prompt on the terminal.
+func lookupSession(req credentials.Request) (credentials.Session, error) {
+	path, err := credentials.ProfilesPath()
+	if err != nil {
+		return credentials.Session{}, err
+	}
+	profiles, err := credentials.LoadProfiles(path)
+	if err != nil {
+		return credentials.Session{}, err
+	}
+	return credentials.Resolve(req, credentials.Env{
+		Profiles: profiles,
+		Getenv:   os.Getenv,
+		Prompt:   credentials.NewPrompter(os.Stdin, os.Stderr),
+	})
+}
+
+// runDemo starts the embedded platform with demo data in a temporary data
+// directory on a free loopback port, runs the console on it as admin, and
+// removes the directory at exit.
+func runDemo(readOnly bool) error {
+	dir, err := os.MkdirTemp("", "dapconsole-demo-")
+	if err != nil {
+		return fmt.Errorf("demo data directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	running, err := server.Start(server.Config{DataDir: dir, DemoData: true}, "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("start the demo server: %w", err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		running.Shutdown(ctx)
+	}()
+	client := api.New(running.URL, demoUser, demoUser)
+	ctx := common.NewContext(client, running.URL, demoUser, "demo", readOnly)
+	return runProgram(ctx, readOnly)
+}
+
+// runProgram runs the console until the user quits.
+func runProgram(ctx *common.Context, forceReadOnly bool) error {
+	path, err := credentials.ProfilesPath()
+	if err != nil {
+		return err
+	}
+	loginCfg := loginscreen.Config{ProfilesPath: path, Verify: credentials.CheckWithServer, ForceReadOnly: forceReadOnly}
+	m := ui.New(ui.Options{
+		Context: ctx,
+		Login: func(c *common.Context) common.Dialog {
+			return loginscreen.New(c, loginCfg, "the server refused the password")
+		},
+		Commands: []common.Command{loginscreen.ProfileCommand(ctx, loginCfg, os.Getenv)},
+	})
+	_, err = tea.NewProgram(m).Run()
+	return err
+}

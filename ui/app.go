@@ -29,6 +29,8 @@ type Options struct {
 	Login func(*common.Context) common.Dialog
 	// HeartbeatOff stops the periodic health check (golden tests).
 	HeartbeatOff bool
+	// Commands are extra root commands that belong to no pane (:profile).
+	Commands []common.Command
 }
 
 // Model is the root of the console: it routes messages, owns the header,
@@ -72,6 +74,9 @@ func New(opts Options) *Model {
 	}
 	m.help.Styles = ctx.Styles.Help
 	m.commands = m.builtinCommands()
+	for _, cmd := range opts.Commands {
+		m.commands = append(m.commands, cmd.WithOwner(-1))
+	}
 	for i, p := range panes {
 		if c, ok := p.(common.Commander); ok {
 			for _, cmd := range c.Commands() {

@@ -152,10 +152,11 @@ func fit(s string, w, h int) string {
 func overlay(base, box string, w, h int) string {
 	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
 	box = fit(box, w, h)
-	canvas := lipgloss.NewCanvas(w, h)
-	canvas.Compose(lipgloss.NewLayer(base))
-	canvas.Compose(lipgloss.NewLayer(box).X(max(0, (w-bw)/2)).Y(max(0, (h-bh)/2)).Z(1))
-	return canvas.Render()
+	layers := lipgloss.NewCompositor(
+		lipgloss.NewLayer(base),
+		lipgloss.NewLayer(box).X(max(0, (w-bw)/2)).Y(max(0, (h-bh)/2)).Z(1),
+	)
+	return lipgloss.NewCanvas(w, h).Compose(layers).Render()
 }
 
 // hostOf strips the scheme from a server URL for the header.

@@ -92,7 +92,7 @@ func (f *Form) Focused() string { return f.fields[f.focus].Name }
 func (f *Form) SetSize(width, height int) {
 	f.width, f.height = width, height
 	for _, in := range f.inputs {
-		in.SetWidth(max(4, f.innerWidth()-f.labelWidth()-2))
+		in.SetWidth(max(4, f.innerWidth()-f.labelWidth()-5))
 	}
 }
 

@@ -1,0 +1,449 @@
+package folders
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// Pane is the folder tree: folders open and close in place, their children
+// read when first opened; the permissions of the selected folder open
+// beside the tree (or over it when the terminal is narrow).
+type Pane struct {
+	ctx           *common.Context
+	tree          *tree
+	cursor        int // index into tree.rows
+	offset        int // first row on screen
+	width, height int
+
+	filter    textinput.Model
+	filtering bool
+
+	// requests holds, per folder id (0 for the root), the id of the latest
+	// read; answers to older reads are dropped.
+	requests map[int64]int
+	lastReq  int
+
+	// gotoPath holds the segments of a `:cd` still to walk once their
+	// parents are read.
+	gotoPath []string
+
+	rows  rowCache
+	perms *permEditor // nil while closed
+
+	lastTransfer int    // id of the latest backup or restore
+	lastBackup   string // file the latest backup wrote, offered to restore
+}
+
+// New returns the folder tree pane.
+func New(ctx *common.Context) *Pane {
+	f := textinput.New()
+	f.Prompt = "/"
+	f.Placeholder = "filter"
+	return &Pane{ctx: ctx, tree: newTree(), filter: f, requests: map[int64]int{}, rows: newRowCache()}
+}
+
+// Title implements common.Pane.
+func (p *Pane) Title() string { return "Folders" }
+
+// Init implements common.Pane: read the root folder.
+func (p *Pane) Init() tea.Cmd { return p.loadRoot() }
+
+// SetSize implements common.Pane.
+func (p *Pane) SetSize(width, height int) {
+	p.width, p.height = width, height
+	p.filter.SetWidth(max(1, width-2))
+	if p.perms != nil {
+		p.perms.setSize(p.permsSize())
+	}
+	p.scrollToCursor()
+}
+
+// CapturingInput implements common.InputCapturer.
+func (p *Pane) CapturingInput() bool {
+	return p.filtering || (p.perms != nil && p.perms.capturingInput())
+}
+
+func (p *Pane) nextReq(nodeID int64) int {
+	p.lastReq++
+	p.requests[nodeID] = p.lastReq
+	return p.lastReq
+}
+
+func (p *Pane) loadRoot() tea.Cmd {
+	req, client := p.nextReq(0), p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	return common.StartTask("reading /", common.Quick, func(ctx context.Context) tea.Msg {
+		f, err := client.RootFolder(ctx)
+		return childrenMsg{req: req, folder: f, err: err}
+	})
+}
+
+func (p *Pane) load(n *node) tea.Cmd {
+	if n.parent == nil {
+		n.state = loading
+		n.touch()
+		return p.loadRoot()
+	}
+	req, client, id, path := p.nextReq(n.id), p.ctx.Client, n.id, n.path()
+	n.state = loading
+	n.touch()
+	return common.StartTask("reading "+path, common.Quick, func(ctx context.Context) tea.Msg {
+		f, err := client.Folder(ctx, api.FileID(id))
+		return childrenMsg{req: req, nodeID: id, folder: f, err: err}
+	})
+}
+
+// Update implements common.Pane.
+func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case childrenMsg:
+		return p, p.gotChildren(msg)
+	case common.GotoPathMsg:
+		return p, p.startGoto(msg.Path)
+	case common.LoggedInMsg:
+		p.tree = newTree()
+		p.cursor, p.offset, p.perms = 0, 0, nil
+		return p, p.loadRoot()
+	case permsMsg, addGroupMsg, deleteGroupMsg:
+		if p.perms != nil {
+			return p, p.perms.update(msg)
+		}
+		return p, nil
+	case tea.KeyPressMsg:
+		return p, p.handleKey(msg)
+	}
+	return p, p.updateTransfers(msg)
+}
+
+func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
+	if p.requests[msg.nodeID] != msg.req {
+		return nil // a newer read replaced this one
+	}
+	delete(p.requests, msg.nodeID)
+	selected := p.selected()
+	var n *node
+	if msg.nodeID == 0 {
+		if msg.err != nil {
+			if p.tree.root != nil {
+				p.tree.root.state = loadFailed
+				p.tree.root.touch()
+			}
+			p.gotoPath = nil
+			return common.Fail(fmt.Errorf("%s", explain("reading the root folder", msg.err)))
+		}
+		n = p.tree.setRoot(msg.folder)
+	} else {
+		n = p.tree.byID[msg.nodeID]
+		if n == nil {
+			return nil // the folder went away meanwhile
+		}
+		if msg.err != nil {
+			n.state = loadFailed
+			n.touch()
+			p.gotoPath = nil
+			return p.fail(explain("reading "+n.path(), msg.err))
+		}
+		p.tree.setChildren(n, msg.folder.Embedded.Folders)
+	}
+	p.keepCursorOn(selected)
+	return p.continueGoto()
+}
+
+func (p *Pane) fail(text string) tea.Cmd {
+	return func() tea.Msg { return common.StatusMsg{Level: common.LevelError, Text: text} }
+}
+
+// selected returns the folder under the cursor, nil before the root is read.
+func (p *Pane) selected() *node {
+	if p.cursor >= 0 && p.cursor < len(p.tree.rows) {
+		return p.tree.rows[p.cursor]
+	}
+	return nil
+}
+
+// keepCursorOn puts the cursor back on n after the rows changed, or keeps
+// its index when n is gone.
+func (p *Pane) keepCursorOn(n *node) {
+	if n != nil {
+		if i := p.tree.indexOf(n); i >= 0 {
+			p.cursor = i
+		}
+	}
+	p.cursor = max(0, min(p.cursor, len(p.tree.rows)-1))
+	p.scrollToCursor()
+}
+
+func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if p.filtering {
+		return p.handleFilterKey(msg)
+	}
+	if p.perms != nil {
+		return p.perms.handleKey(msg, p)
+	}
+	k := p.ctx.Keys
+	n := p.selected()
+	switch {
+	case key.Matches(msg, k.Up):
+		p.moveCursor(-1)
+	case key.Matches(msg, k.Down):
+		p.moveCursor(1)
+	case key.Matches(msg, k.PageUp):
+		p.moveCursor(-p.listHeight())
+	case key.Matches(msg, k.PageDown):
+		p.moveCursor(p.listHeight())
+	case key.Matches(msg, k.Top):
+		p.moveCursor(-len(p.tree.rows))
+	case key.Matches(msg, k.Bottom):
+		p.moveCursor(len(p.tree.rows))
+	case n == nil:
+		if key.Matches(msg, k.Refresh) {
+			return p.loadRoot()
+		}
+	case key.Matches(msg, k.Open):
+		return p.open(n)
+	case key.Matches(msg, k.Close):
+		p.close(n)
+	case key.Matches(msg, k.Mark):
+		if n.parent != nil {
+			p.tree.setMarked(n, !n.marked)
+			p.moveCursor(1)
+		}
+	case key.Matches(msg, k.Filter):
+		p.filtering = true
+		return p.filter.Focus()
+	case key.Matches(msg, k.Refresh):
+		return p.refresh(n)
+	case key.Matches(msg, k.Permissions):
+		return p.openPermissions(n)
+	case key.Matches(msg, k.Backup):
+		return p.openBackup(n)
+	case key.Matches(msg, k.Restore):
+		return p.openRestore(n)
+	case key.Matches(msg, k.Back):
+		p.back()
+	}
+	return nil
+}
+
+// back leaves the innermost state: the filter, then the marks.
+func (p *Pane) back() {
+	if p.tree.filter != "" {
+		p.setFilter("")
+		return
+	}
+	for _, n := range p.tree.marked() {
+		p.tree.setMarked(n, false)
+	}
+}
+
+func (p *Pane) moveCursor(delta int) {
+	p.cursor = max(0, min(p.cursor+delta, len(p.tree.rows)-1))
+	p.scrollToCursor()
+}
+
+// scrollToCursor keeps the cursor inside the window of rows on screen.
+func (p *Pane) scrollToCursor() {
+	h := p.listHeight()
+	if h <= 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+h {
+		p.offset = p.cursor - h + 1
+	}
+	p.offset = max(0, min(p.offset, len(p.tree.rows)-h))
+}
+
+// open expands a folder, reading its children the first time; on an open
+// folder it steps into the first child.
+func (p *Pane) open(n *node) tea.Cmd {
+	if n.expanded && n.state == loaded {
+		if len(n.children) > 0 && p.tree.filter == "" {
+			p.moveCursor(1)
+		}
+		return nil
+	}
+	n.expanded = true
+	n.touch()
+	var cmd tea.Cmd
+	if n.state != loaded && n.state != loading {
+		cmd = p.load(n)
+	}
+	p.tree.rebuild()
+	p.keepCursorOn(n)
+	return cmd
+}
+
+// close collapses an open folder, or moves to the parent of a closed one.
+func (p *Pane) close(n *node) {
+	if n.expanded && n.parent != nil {
+		n.expanded = false
+		n.touch()
+		p.tree.rebuild()
+		p.keepCursorOn(n)
+		return
+	}
+	if n.parent != nil {
+		p.keepCursorOn(n.parent)
+	}
+}
+
+// refresh reads again the selected folder if it is open, else its parent.
+func (p *Pane) refresh(n *node) tea.Cmd {
+	target := n
+	if !n.expanded && n.parent != nil {
+		target = n.parent
+	}
+	cmds := []tea.Cmd{p.load(target)}
+	if p.perms != nil {
+		cmds = append(cmds, p.perms.read())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, p.ctx.Keys.Back):
+		p.filtering = false
+		p.filter.Blur()
+		p.setFilter("")
+		return nil
+	case key.Matches(msg, p.ctx.Keys.Confirm):
+		p.filtering = false
+		p.filter.Blur()
+		return nil
+	case msg.String() == "up" || msg.String() == "down":
+		// the arrows leave the field and move among the matches; j and k
+		// stay letters of the filter.
+		p.filtering = false
+		p.filter.Blur()
+		return p.handleKey(msg)
+	}
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	p.setFilter(p.filter.Value())
+	return cmd
+}
+
+func (p *Pane) setFilter(text string) {
+	selected := p.selected()
+	if text == "" {
+		p.filter.SetValue("")
+	}
+	p.tree.filter = text
+	p.tree.rebuild()
+	p.keepCursorOn(selected)
+}
+
+// startGoto walks to a folder path, reading folders on the way.
+func (p *Pane) startGoto(path string) tea.Cmd {
+	clean := strings.Trim(path, "/ ")
+	p.gotoPath = nil
+	if clean != "" {
+		p.gotoPath = strings.Split(clean, "/")
+	}
+	if p.tree.filter != "" {
+		p.setFilter("")
+	}
+	p.perms = nil
+	if p.tree.root == nil || p.tree.root.state != loaded {
+		if _, pending := p.requests[0]; pending {
+			return nil
+		}
+		return p.loadRoot()
+	}
+	p.keepCursorOn(p.tree.root)
+	return p.continueGoto()
+}
+
+// continueGoto steps down the pending path as far as the folders read so
+// far allow, and reads the next one.
+func (p *Pane) continueGoto() tea.Cmd {
+	if p.gotoPath == nil || p.tree.root == nil {
+		return nil
+	}
+	at := p.tree.root
+	for i, seg := range p.gotoPath {
+		if at.state != loaded {
+			if at.state != loading {
+				return p.open(at)
+			}
+			return nil
+		}
+		next := at.child(seg)
+		if next == nil {
+			missing := "/" + strings.Join(p.gotoPath[:i+1], "/")
+			p.gotoPath = nil
+			p.keepCursorOn(at)
+			return p.fail(fmt.Sprintf("no folder %s (or you may not see it)", missing))
+		}
+		if !at.expanded {
+			at.expanded = true
+			at.touch()
+			p.tree.rebuild()
+		}
+		at = next
+	}
+	p.gotoPath = nil
+	p.keepCursorOn(at)
+	return common.Info("at " + at.path())
+}
+
+// narrow reports whether the permissions take the whole pane.
+func (p *Pane) narrow() bool { return p.width < 90 }
+
+// listHeight is the number of tree rows on screen.
+func (p *Pane) listHeight() int {
+	h := p.height - 1 // breadcrumbs
+	if p.filtering || p.tree.filter != "" {
+		h--
+	}
+	return max(0, h)
+}
+
+func (p *Pane) treeWidth() int {
+	if p.perms != nil && !p.narrow() {
+		return p.width / 2
+	}
+	return p.width
+}
+
+func (p *Pane) permsSize() (int, int) {
+	if p.narrow() {
+		return p.width, p.height
+	}
+	return p.width - p.treeWidth() - 1, p.height
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *Pane) ShortHelp() []key.Binding {
+	if p.perms != nil {
+		return p.perms.ShortHelp()
+	}
+	k := p.ctx.Keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Close, k.Mark, k.Filter, k.Permissions, k.Backup, k.Restore, k.Refresh}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *Pane) FullHelp() [][]key.Binding {
+	k := p.ctx.Keys
+	if p.perms != nil {
+		return p.perms.FullHelp()
+	}
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Close},
+		{k.Mark, k.Filter, k.Refresh, k.Permissions, k.Backup, k.Restore, k.Back},
+	}
+}

@@ -1,0 +1,408 @@
+package folders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
+)
+
+// permEditor shows and edits the permissions of one folder. It never shows
+// what it asked for: every write is followed by a read, and the view is
+// what the server answered, whatever happened to the write.
+type permEditor struct {
+	ctx      *common.Context
+	folderID int64
+	path     string
+
+	perm   model.Permission
+	groups []model.GroupPermission
+	loaded bool
+	// readErr is why the last read failed; the view says it in place.
+	readErr error
+	req     int
+
+	row, col      int // row: 0 owner, 1 others, then groups, then "add"
+	owner         textinput.Model
+	editingOwner  bool
+	width, height int
+}
+
+// Editor rows before the groups.
+const (
+	rowOwner = iota
+	rowOthers
+	firstGroupRow
+)
+
+var flagNames = [3]string{"read", "write", "exec"}
+
+func (p *Pane) openPermissions(n *node) tea.Cmd {
+	in := textinput.New()
+	in.Prompt = ""
+	in.CharLimit = 128
+	p.perms = &permEditor{ctx: p.ctx, folderID: n.id, path: n.path(), owner: in, row: rowOthers}
+	p.perms.setSize(p.permsSize())
+	return p.perms.read()
+}
+
+func (e *permEditor) setSize(width, height int) {
+	e.width, e.height = width, height
+	e.owner.SetWidth(max(4, width-12))
+}
+
+func (e *permEditor) capturingInput() bool { return e.editingOwner }
+
+func (e *permEditor) lastRow() int { return firstGroupRow + len(e.groups) }
+
+// read asks for the folder's permission and group permissions.
+func (e *permEditor) read() tea.Cmd {
+	return e.write("reading permissions of "+e.path, "", "", nil)
+}
+
+// write runs op (nil for a plain read), then reads both resources again.
+func (e *permEditor) write(label, done, wantOwner string, op func(ctx context.Context, c *api.Client, id api.Ref) error) tea.Cmd {
+	e.req++
+	req, client, id, folderID := e.req, e.ctx.Client, api.FileID(e.folderID), e.folderID
+	return common.StartTask(label, common.Quick, func(ctx context.Context) tea.Msg {
+		msg := permsMsg{req: req, folderID: folderID, label: label, done: done, wantOwner: wantOwner}
+		if op != nil {
+			msg.writeErr = op(ctx, client, id)
+		}
+		var gerr error
+		msg.perm, msg.readErr = client.Permission(ctx, id)
+		if msg.readErr == nil {
+			var g model.GroupPermissions
+			g, gerr = client.GroupPermissions(ctx, id)
+			msg.groups, msg.readErr = g.Embedded.Groups, gerr
+		}
+		return msg
+	})
+}
+
+func (e *permEditor) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case permsMsg:
+		if msg.folderID != e.folderID || msg.req != e.req {
+			return nil
+		}
+		return e.answered(msg)
+	case addGroupMsg:
+		if msg.folderID != e.folderID {
+			return nil
+		}
+		return e.write("adding group "+msg.name, "added group "+msg.name, "", func(ctx context.Context, c *api.Client, id api.Ref) error {
+			_, err := c.CreateGroupPermission(ctx, id, msg.name, msg.flags)
+			return err
+		})
+	case deleteGroupMsg:
+		if msg.folderID != e.folderID {
+			return nil
+		}
+		return e.write("deleting group "+msg.name, "deleted group "+msg.name, "", func(ctx context.Context, c *api.Client, id api.Ref) error {
+			_, err := c.DeleteGroupPermission(ctx, id, msg.name)
+			return err
+		})
+	}
+	return nil
+}
+
+// answered installs the server's answer and says how the write went.
+func (e *permEditor) answered(msg permsMsg) tea.Cmd {
+	e.readErr = msg.readErr
+	if msg.readErr == nil {
+		e.perm, e.groups, e.loaded = msg.perm, msg.groups, true
+		e.row = min(e.row, e.lastRow())
+	}
+	var problems []string
+	if msg.writeErr != nil {
+		problems = append(problems, explain(msg.label, msg.writeErr))
+	}
+	if msg.readErr != nil {
+		problems = append(problems, explain("reading permissions of "+e.path, msg.readErr))
+	}
+	if msg.writeErr == nil && msg.readErr == nil && msg.wantOwner != "" && e.perm.Owner != msg.wantOwner {
+		problems = append(problems, fmt.Sprintf("the server kept %s as owner of %s, not %s", e.perm.Owner, e.path, msg.wantOwner))
+	}
+	switch {
+	case len(problems) > 0:
+		err := errors.Join(msg.writeErr, msg.readErr)
+		if common.IsUnauthorized(err) {
+			return common.Fail(err)
+		}
+		return func() tea.Msg { return common.StatusMsg{Level: common.LevelError, Text: strings.Join(problems, "; ")} }
+	case msg.done != "":
+		return common.Notify(msg.done + " · " + e.path)
+	}
+	return nil
+}
+
+func (e *permEditor) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
+	k := e.ctx.Keys
+	if e.editingOwner {
+		return e.handleOwnerKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		p.perms = nil
+		p.SetSize(p.width, p.height)
+	case key.Matches(msg, k.Up):
+		e.row = max(0, e.row-1)
+	case key.Matches(msg, k.Down):
+		e.row = min(e.lastRow(), e.row+1)
+	case key.Matches(msg, k.Close):
+		e.col = max(0, e.col-1)
+	case key.Matches(msg, k.Open) && msg.String() != "enter":
+		e.col = min(len(flagNames)-1, e.col+1)
+	case key.Matches(msg, k.Refresh):
+		return e.read()
+	case !e.loaded:
+		return nil
+	case key.Matches(msg, k.Edit), key.Matches(msg, k.Confirm) && !e.ctx.ReadOnly:
+		return e.activate()
+	case key.Matches(msg, k.Toggle):
+		return e.toggle()
+	case key.Matches(msg, k.Add):
+		return e.openAddGroup()
+	case key.Matches(msg, k.Delete):
+		return e.confirmDelete()
+	}
+	return nil
+}
+
+// activate acts on the row: edit the owner, toggle a flag, add a group.
+func (e *permEditor) activate() tea.Cmd {
+	switch {
+	case e.row == rowOwner:
+		e.editingOwner = true
+		e.owner.SetValue(e.perm.Owner)
+		e.owner.CursorEnd()
+		return e.owner.Focus()
+	case e.row == e.lastRow():
+		return e.openAddGroup()
+	}
+	return e.toggle()
+}
+
+func (e *permEditor) handleOwnerKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := e.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Back):
+		e.editingOwner = false
+		e.owner.Blur()
+		return nil
+	case key.Matches(msg, k.Confirm):
+		e.editingOwner = false
+		e.owner.Blur()
+		owner := strings.TrimSpace(e.owner.Value())
+		if owner == "" || owner == e.perm.Owner {
+			return nil
+		}
+		return e.write("changing owner of "+e.path, "owner set to "+owner, owner, func(ctx context.Context, c *api.Client, id api.Ref) error {
+			_, err := c.ChangeOwner(ctx, id, owner)
+			return err
+		})
+	}
+	var cmd tea.Cmd
+	e.owner, cmd = e.owner.Update(msg)
+	return cmd
+}
+
+// toggle flips the flag under the cursor of others or of a group.
+func (e *permEditor) toggle() tea.Cmd {
+	col := e.col
+	flip := func(f model.Flags) model.Flags {
+		switch col {
+		case 0:
+			f.Readable = !f.Readable
+		case 1:
+			f.Writable = !f.Writable
+		default:
+			f.Executable = !f.Executable
+		}
+		return f
+	}
+	switch {
+	case e.row == rowOthers:
+		flags := flip(model.Flags(e.perm.Others))
+		action := fmt.Sprintf("others: %s %s", flagNames[col], onOff(flagOf(flags, col)))
+		return e.write("changing others of "+e.path, action, "", func(ctx context.Context, c *api.Client, id api.Ref) error {
+			_, err := c.ChangeOthersPermission(ctx, id, flags)
+			return err
+		})
+	case e.row >= firstGroupRow && e.row < e.lastRow():
+		g := e.groups[e.row-firstGroupRow]
+		flags := flip(g.Flags)
+		action := fmt.Sprintf("group %s: %s %s", g.Name, flagNames[col], onOff(flagOf(flags, col)))
+		return e.write("changing group "+g.Name+" of "+e.path, action, "", func(ctx context.Context, c *api.Client, id api.Ref) error {
+			_, err := c.ChangeGroupPermission(ctx, id, g.Name, flags)
+			return err
+		})
+	}
+	return nil
+}
+
+func flagOf(f model.Flags, col int) bool {
+	return [3]bool{f.Readable, f.Writable, f.Executable}[col]
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+func (e *permEditor) openAddGroup() tea.Cmd {
+	folderID := e.folderID
+	form := dialog.NewForm(e.ctx, "Add a group to "+e.path, "", "add", []dialog.Field{
+		{Name: "name", Label: "group", Text: true},
+		{Name: "r", Label: "read", On: true},
+		{Name: "w", Label: "write"},
+		{Name: "x", Label: "exec"},
+	}, func(v dialog.Values) (tea.Msg, error) {
+		name := v.Text("name")
+		if name == "" || strings.ContainsAny(name, "/ ") {
+			return nil, errors.New("a group name is one word, without slashes")
+		}
+		return addGroupMsg{folderID: folderID, name: name,
+			flags: model.Flags{Readable: v.Bool("r"), Writable: v.Bool("w"), Executable: v.Bool("x")}}, nil
+	})
+	return common.OpenDialog(form)
+}
+
+func (e *permEditor) confirmDelete() tea.Cmd {
+	if e.row < firstGroupRow || e.row >= e.lastRow() {
+		return common.Info("select a group to delete")
+	}
+	name := e.groups[e.row-firstGroupRow].Name
+	return common.OpenDialog(dialog.NewConfirm(e.ctx, "Delete group permission",
+		fmt.Sprintf("Remove every right of group %s on %s?", name, e.path),
+		"delete", true, deleteGroupMsg{folderID: e.folderID, name: name}))
+}
+
+func (e *permEditor) view() string {
+	st := e.ctx.Styles
+	title := "Permissions of " + e.path
+	if e.ctx.ReadOnly {
+		title += " · " + st.Symbols.ReadOnly
+	}
+	lines := []string{st.PaneTitle.Render(ansi.Truncate(title, e.width, "…"))}
+	if !e.loaded {
+		switch {
+		case e.readErr != nil:
+			lines = append(lines, st.StatusError.Width(e.width).Render(st.Symbols.Error+" "+explain("reading permissions", e.readErr)))
+		default:
+			lines = append(lines, st.Empty.Render(e.ctx.Spinner+" reading…"))
+		}
+		return strings.Join(lines, "\n")
+	}
+	nameW := len("others")
+	for _, g := range e.groups {
+		nameW = max(nameW, min(24, ansi.StringWidth(g.Name)+6))
+	}
+	cursor := func(row int) string {
+		if row == e.row {
+			return st.FieldFocused.Render(st.Symbols.Cursor) + " "
+		}
+		return "  "
+	}
+	owner := st.Value.Render(e.perm.Owner)
+	if e.editingOwner {
+		owner = e.owner.View()
+	} else if e.row == rowOwner {
+		owner = st.FieldFocused.Render(e.perm.Owner) + st.Label.Render("  (enter edits)")
+	}
+	lines = append(lines, cursor(rowOwner)+st.Label.Render(padRight("owner", nameW))+" "+owner, "")
+	header := "  " + padRight("", nameW)
+	for _, f := range flagNames {
+		header += " " + padRight(f, 6)
+	}
+	lines = append(lines, st.Label.Render(header))
+	lines = append(lines, cursor(rowOthers)+padRight("others", nameW)+e.flagCells(rowOthers, model.Flags(e.perm.Others)))
+	for i, g := range e.groups {
+		row := firstGroupRow + i
+		name := ansi.Truncate("group "+g.Name, nameW, "…")
+		lines = append(lines, cursor(row)+padRight(name, nameW)+e.flagCells(row, g.Flags))
+	}
+	if len(e.groups) == 0 {
+		lines = append(lines, "  "+st.Empty.Render("no group permissions"))
+	}
+	add := "+ add a group"
+	if e.row == e.lastRow() {
+		add = st.FieldFocused.Render(add)
+	}
+	lines = append(lines, cursor(e.lastRow())+add)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, e.width, "…")
+	}
+	return strings.Join(windowAround(lines, e.focusLine(), e.height), "\n")
+}
+
+// focusLine is the index in view's lines of the row under the cursor.
+func (e *permEditor) focusLine() int {
+	switch {
+	case e.row == rowOwner:
+		return 1
+	case e.row == e.lastRow() && len(e.groups) == 0:
+		return 5 + 1
+	}
+	return 4 + e.row - rowOthers
+}
+
+func (e *permEditor) flagCells(row int, f model.Flags) string {
+	st := e.ctx.Styles
+	var b strings.Builder
+	for col := range flagNames {
+		cell := st.Toggle(flagOf(f, col))
+		if row == e.row && col == e.col {
+			cell = st.ButtonFocused.UnsetPadding().Render(ansi.Strip(cell))
+		}
+		b.WriteString(" " + cell + "   ")
+	}
+	return b.String()
+}
+
+// windowAround keeps the title and the lines around focus within h lines.
+func windowAround(lines []string, focus, h int) []string {
+	if h <= 0 || len(lines) <= h {
+		return lines
+	}
+	room := h - 1
+	start := max(1, min(focus-room/2, len(lines)-room))
+	return append([]string{lines[0]}, lines[start:start+room]...)
+}
+
+// ShortHelp implements help.KeyMap for the editor.
+func (e *permEditor) ShortHelp() []key.Binding {
+	k := e.ctx.Keys
+	if e.editingOwner {
+		return []key.Binding{k.Confirm, k.Back}
+	}
+	return []key.Binding{k.Up, k.Down, columnKeys(), k.Toggle, k.Edit, k.Add, k.Delete, k.Refresh, k.Back}
+}
+
+// FullHelp implements help.KeyMap for the editor.
+func (e *permEditor) FullHelp() [][]key.Binding {
+	k := e.ctx.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, columnKeys(), k.Refresh, k.Back},
+		{k.Toggle, k.Edit, k.Add, k.Delete},
+	}
+}
+
+// columnKeys describes ← and → as they act in the editor: moving between
+// the read, write and exec columns.
+func columnKeys() key.Binding {
+	return key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "flag"))
+}

@@ -1,0 +1,417 @@
+package folders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/dustin/go-humanize"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
+)
+
+// backupRequest and restoreRequest are what the backup and restore forms
+// decided; the pane starts the transfer when it gets one.
+type backupRequest struct {
+	folderID int64
+	label    string    // what is backed up, for titles
+	files    []api.Ref // chosen folders; empty backs up the whole folder
+	flags    api.BackupFlags
+	file     string
+}
+
+type restoreRequest struct {
+	folderID int64
+	path     string
+	flags    api.RestoreFlags
+	file     string
+}
+
+// transferProgress reports bytes moved; transferDone ends a transfer.
+type transferProgress struct {
+	id          int
+	done, total int64
+}
+
+type transferDone struct {
+	id       int
+	restore  bool
+	folderID int64
+	file     string
+	bytes    int64
+	result   model.RestoreResult
+	err      error
+}
+
+func (m transferDone) Failure() error { return m.err }
+
+// openBackup opens the backup form: of the marked folders when there are
+// some, else of the selected folder.
+func (p *Pane) openBackup(n *node) tea.Cmd {
+	folder, files, label := n, []api.Ref(nil), n.path()
+	if marked := p.tree.marked(); len(marked) > 0 {
+		folder = commonParent(marked)
+		for _, m := range marked {
+			files = append(files, api.FileID(m.id))
+		}
+		label = plural(len(marked), "marked folder") + " of " + folder.path()
+	}
+	name := folder.name
+	if folder.parent == nil {
+		name = "root"
+	}
+	if len(files) > 0 {
+		name += "-selection"
+	}
+	defaultFile := "./" + strings.ReplaceAll(name, " ", "_") + "-" + p.ctx.Now().Format("2006-01-02") + ".zip"
+	fields := []dialog.Field{{Name: "file", Label: "save to", Text: true, Value: defaultFile}}
+	for _, f := range api.AllBackupFlags() {
+		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String()})
+	}
+	folderID := folder.id
+	return common.OpenDialog(dialog.NewForm(p.ctx, "Backup of "+label, "", "start backup", fields,
+		func(v dialog.Values) (tea.Msg, error) {
+			file, err := checkNewFile(v.Text("file"))
+			if err != nil {
+				return nil, err
+			}
+			var flags api.BackupFlags
+			for _, f := range api.AllBackupFlags() {
+				if v.Bool(f.String()) {
+					flags |= f
+				}
+			}
+			return backupRequest{folderID: folderID, label: label, files: files, flags: flags, file: file}, nil
+		}))
+}
+
+// commonParent returns the deepest folder holding every one of nodes.
+func commonParent(nodes []*node) *node {
+	at := nodes[0].parent
+	for _, n := range nodes[1:] {
+		for !isAncestor(at, n) {
+			at = at.parent
+		}
+	}
+	return at
+}
+
+func isAncestor(a, n *node) bool {
+	for c := n.parent; c != nil; c = c.parent {
+		if c == a {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNewFile refuses a path that exists or whose folder does not.
+func checkNewFile(path string) (string, error) {
+	if path == "" {
+		return "", errors.New("name the local file to write")
+	}
+	if _, err := os.Stat(path); err == nil {
+		return "", fmt.Errorf("%s exists already: choose another name", path)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("folder %s does not exist", filepath.Dir(path))
+	}
+	return path, nil
+}
+
+// openRestore opens the restore form onto the selected folder.
+func (p *Pane) openRestore(n *node) tea.Cmd {
+	fields := []dialog.Field{{Name: "file", Label: "ZIP file", Text: true, Value: p.lastBackup}}
+	for _, f := range api.AllRestoreFlags() {
+		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String()})
+	}
+	folderID, path := n.id, n.path()
+	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore into "+path, "", "start restore", fields,
+		func(v dialog.Values) (tea.Msg, error) {
+			file := v.Text("file")
+			st, err := os.Stat(file)
+			switch {
+			case file == "":
+				return nil, errors.New("name the ZIP file to upload")
+			case err != nil:
+				return nil, fmt.Errorf("cannot read %s: %w", file, errors.Unwrap(err))
+			case !st.Mode().IsRegular():
+				return nil, fmt.Errorf("%s is not a file", file)
+			}
+			var flags api.RestoreFlags
+			for _, f := range api.AllRestoreFlags() {
+				if v.Bool(f.String()) {
+					flags |= f
+				}
+			}
+			return restoreRequest{folderID: folderID, path: path, flags: flags, file: file}, nil
+		}))
+}
+
+// updateTransfers starts transfers the forms asked for and follows their end.
+func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case backupRequest:
+		return p.startBackup(msg)
+	case restoreRequest:
+		return p.startRestore(msg)
+	case transferDone:
+		if msg.err != nil {
+			return nil // the transfer dialog says it
+		}
+		if !msg.restore {
+			p.lastBackup = msg.file
+			return common.Notify(fmt.Sprintf("backup written to %s (%s)", msg.file, humanize.IBytes(uint64(msg.bytes))))
+		}
+		cmds := []tea.Cmd{common.Notify(fmt.Sprintf("restored %d files, skipped %d", len(msg.result.Restored), len(msg.result.Skipped)))}
+		if n := p.tree.byID[msg.folderID]; n != nil && n.state == loaded {
+			cmds = append(cmds, p.load(n))
+		}
+		return tea.Batch(cmds...)
+	}
+	return nil
+}
+
+// newTransfer prepares what a transfer shares with its dialog: an id, a
+// progress channel that always holds the latest count, a cancel function.
+func (p *Pane) newTransfer() (int, chan transferProgress, context.Context, context.CancelFunc) {
+	p.lastTransfer++
+	ctx, cancel := context.WithCancel(context.Background())
+	return p.lastTransfer, make(chan transferProgress, 1), ctx, cancel
+}
+
+// reporter returns an api.ProgressFunc that replaces the unread count in ch
+// with the newest, so the transfer never waits for the screen.
+func reporter(id int, ch chan transferProgress) api.ProgressFunc {
+	return func(done, total int64) {
+		p := transferProgress{id: id, done: done, total: total}
+		select {
+		case ch <- p:
+			return
+		default:
+		}
+		select {
+		case <-ch:
+		default:
+		}
+		select {
+		case ch <- p:
+		default:
+		}
+	}
+}
+
+func (p *Pane) startBackup(req backupRequest) tea.Cmd {
+	id, ch, ctx, cancel := p.newTransfer()
+	client := p.ctx.Client
+	d := newTransferDialog(p.ctx, id, "Backup of "+req.label, "→ "+req.file, ch, cancel)
+	run := func(taskCtx context.Context) tea.Msg {
+		defer close(ch)
+		stop := context.AfterFunc(taskCtx, cancel)
+		defer stop()
+		done := transferDone{id: id, folderID: req.folderID, file: req.file}
+		done.bytes, done.err = writeBackup(ctx, client, req, reporter(id, ch))
+		return done
+	}
+	return tea.Batch(common.OpenDialog(d), common.StartTask("backup of "+req.label, common.Transfer, run), d.listen())
+}
+
+// writeBackup downloads the archive into a new file, removed again when the
+// download fails, so no half archive is left looking like a backup.
+func writeBackup(ctx context.Context, client *api.Client, req backupRequest, progress api.ProgressFunc) (int64, error) {
+	f, err := os.OpenFile(req.file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("create %s: %w", req.file, err)
+	}
+	var n int64
+	if len(req.files) > 0 {
+		n, err = client.BackupFiles(ctx, api.FileID(req.folderID), req.files, req.flags, f, progress)
+	} else {
+		n, err = client.Backup(ctx, api.FileID(req.folderID), req.flags, f, progress)
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("write %s: %w", req.file, cerr)
+	}
+	if err != nil {
+		os.Remove(req.file)
+		return n, err
+	}
+	return n, nil
+}
+
+func (p *Pane) startRestore(req restoreRequest) tea.Cmd {
+	id, ch, ctx, cancel := p.newTransfer()
+	client := p.ctx.Client
+	d := newTransferDialog(p.ctx, id, "Restore into "+req.path, "← "+req.file, ch, cancel)
+	d.restore = true
+	run := func(taskCtx context.Context) tea.Msg {
+		defer close(ch)
+		stop := context.AfterFunc(taskCtx, cancel)
+		defer stop()
+		done := transferDone{id: id, restore: true, folderID: req.folderID, file: req.file}
+		f, err := os.Open(req.file)
+		if err != nil {
+			done.err = err
+			return done
+		}
+		defer f.Close()
+		size := int64(-1)
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+		done.result, done.err = client.Restore(ctx, api.FileID(req.folderID), f, size, req.flags, reporter(id, ch))
+		done.bytes = size
+		return done
+	}
+	return tea.Batch(common.OpenDialog(d), common.StartTask("restore into "+req.path, common.Transfer, run), d.listen())
+}
+
+// transferDialog shows a running backup or restore with a progress bar in
+// bytes, then its outcome.
+type transferDialog struct {
+	ctx           *common.Context
+	id            int
+	restore       bool
+	title, file   string
+	progress      <-chan transferProgress
+	cancel        context.CancelFunc
+	bar           progress.Model
+	done, total   int64
+	finished      bool
+	outcome       transferDone
+	width, height int
+}
+
+func newTransferDialog(ctx *common.Context, id int, title, file string, ch <-chan transferProgress, cancel context.CancelFunc) *transferDialog {
+	bar := progress.New(progress.WithFillCharacters('█', '░'), progress.WithoutPercentage())
+	if ctx.Styles.NoColor {
+		bar.FullColor, bar.EmptyColor = nil, nil
+	}
+	return &transferDialog{ctx: ctx, id: id, title: title, file: file, progress: ch, cancel: cancel, bar: bar, total: -1}
+}
+
+func (d *transferDialog) listen() tea.Cmd {
+	ch := d.progress
+	return func() tea.Msg {
+		p, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return p
+	}
+}
+
+func (d *transferDialog) SetSize(width, height int) { d.width, d.height = width, height }
+
+func (d *transferDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
+	switch msg := msg.(type) {
+	case transferProgress:
+		if msg.id == d.id {
+			d.done, d.total = msg.done, msg.total
+			return d, d.listen()
+		}
+	case transferDone:
+		if msg.id == d.id {
+			d.finished, d.outcome = true, msg
+			if msg.err == nil && !msg.restore {
+				d.done = msg.bytes
+			}
+		}
+	case tea.KeyPressMsg:
+		k := d.ctx.Keys
+		switch {
+		case d.finished && key.Matches(msg, k.Back, k.Confirm):
+			return nil, nil
+		case !d.finished && key.Matches(msg, k.Back):
+			d.cancel()
+		}
+	}
+	return d, nil
+}
+
+func (d *transferDialog) View() string {
+	st := d.ctx.Styles
+	box := st.Dialog
+	inner := max(10, min(64, d.width-box.GetHorizontalFrameSize()))
+	lines := []string{st.DialogTitle.Render(ansi.Truncate(d.title, inner, "…")), st.Label.Render(ansi.Truncate(d.file, inner, "…")), ""}
+	d.bar.SetWidth(inner)
+	switch {
+	case !d.finished:
+		lines = append(lines, d.progressLines(inner)...)
+	case d.outcome.err != nil:
+		box = st.DialogDanger
+		lines = append(lines, st.StatusError.Width(inner).Render(st.Symbols.Error+" "+d.failure()))
+	case d.restore:
+		lines = append(lines, d.restoreSummary(inner)...)
+	default:
+		lines = append(lines, st.StatusNotice.Render(fmt.Sprintf("%s backup written: %s", st.Symbols.Notice, humanize.IBytes(uint64(d.done)))))
+	}
+	if avail := d.height - box.GetVerticalFrameSize(); avail > 0 && len(lines) > avail {
+		lines = lines[:avail]
+	}
+	return box.Width(inner + box.GetHorizontalFrameSize()).Render(strings.Join(lines, "\n"))
+}
+
+func (d *transferDialog) progressLines(inner int) []string {
+	st := d.ctx.Styles
+	moved := humanize.IBytes(uint64(d.done))
+	if d.total > 0 {
+		pct := float64(d.done) / float64(d.total)
+		return []string{d.bar.ViewAs(pct), st.Label.Render(fmt.Sprintf("%s of %s (%.0f%%)", moved, humanize.IBytes(uint64(d.total)), pct*100))}
+	}
+	verb := "received"
+	if d.restore {
+		verb = "sent"
+	}
+	return []string{st.StatusBusy.Render(ansi.Truncate(d.ctx.Spinner+" "+moved+" "+verb+" (size not known yet)", inner, "…"))}
+}
+
+func (d *transferDialog) failure() string {
+	err := d.outcome.err
+	verb := "backup"
+	if d.restore {
+		verb = "restore"
+	}
+	if errors.Is(err, context.Canceled) {
+		return verb + " cancelled; nothing was kept"
+	}
+	var apiErr *api.Error
+	if errors.As(err, &apiErr) && apiErr.Reason != "" {
+		text := fmt.Sprintf("%s refused (%d): %s", verb, apiErr.Status, apiErr.Reason)
+		if len(apiErr.Paths) > 0 {
+			text += " — " + strings.Join(apiErr.Paths, ", ")
+		}
+		return text
+	}
+	return explain(verb, err)
+}
+
+func (d *transferDialog) restoreSummary(inner int) []string {
+	st := d.ctx.Styles
+	r := d.outcome.result
+	lines := []string{st.StatusNotice.Render(fmt.Sprintf("%s restored %d files, skipped %d", st.Symbols.Notice, len(r.Restored), len(r.Skipped)))}
+	for _, s := range r.Skipped {
+		lines = append(lines, ansi.Truncate("  skipped "+s.Path+": "+s.Reason, inner, "…"))
+	}
+	return lines
+}
+
+func (d *transferDialog) ShortHelp() []key.Binding {
+	k := d.ctx.Keys
+	if d.finished {
+		return []key.Binding{k.Confirm, k.Back}
+	}
+	return []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the transfer"))}
+}
+
+func (d *transferDialog) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }

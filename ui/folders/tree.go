@@ -1,0 +1,223 @@
+package folders
+
+import (
+	"strings"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// loadState says what the console knows of a folder's children.
+type loadState int
+
+const (
+	notLoaded loadState = iota
+	loading
+	loaded
+	loadFailed
+)
+
+// node is one folder of the tree as far as the console has read it.
+type node struct {
+	id       int64
+	name     string
+	parent   *node
+	depth    int
+	children []*node
+	state    loadState
+	expanded bool
+	marked   bool
+	// version changes whenever anything drawn on the node's row changes,
+	// which invalidates its cached rendering.
+	version int
+}
+
+func (n *node) touch() { n.version++ }
+
+// path returns the folder's path from the root, "/" for the root.
+func (n *node) path() string {
+	if n.parent == nil {
+		return "/"
+	}
+	var segs []string
+	for c := n; c.parent != nil; c = c.parent {
+		segs = append(segs, c.name)
+	}
+	var b strings.Builder
+	for i := len(segs) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(segs[i])
+	}
+	return b.String()
+}
+
+// crumbs returns the names from the root down to the node.
+func (n *node) crumbs() []string {
+	var out []string
+	for c := n; c != nil; c = c.parent {
+		out = append(out, c.name)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+func (n *node) child(name string) *node {
+	for _, c := range n.children {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// tree holds the folders read so far and the flattened list of rows on
+// screen. rows is rebuilt only when the shape changes (a folder opens,
+// closes or loads, the filter changes), never on a cursor move or a redraw.
+type tree struct {
+	root   *node
+	byID   map[int64]*node
+	rows   []*node
+	filter string
+	// markedCount is kept current by setMarked, so the breadcrumbs need not
+	// walk the tree on every redraw.
+	markedCount int
+}
+
+func newTree() *tree { return &tree{byID: map[int64]*node{}} }
+
+// setRoot installs the root folder, keeping what was known below it when
+// the root is read again.
+func (t *tree) setRoot(f model.Folder) *node {
+	if t.root == nil || t.root.id != f.ID() {
+		t.root = &node{id: f.ID(), name: "/", expanded: true}
+		t.byID = map[int64]*node{t.root.id: t.root}
+	}
+	t.setChildren(t.root, f.Embedded.Folders)
+	return t.root
+}
+
+// setChildren replaces a folder's children with what the server sent,
+// keeping the state of children that are still there (open, loaded, marked).
+func (t *tree) setChildren(parent *node, entries []model.FolderEntry) {
+	old := make(map[int64]*node, len(parent.children))
+	for _, c := range parent.children {
+		old[c.id] = c
+	}
+	children := make([]*node, 0, len(entries))
+	for _, e := range entries {
+		id := e.ID()
+		c, kept := old[id]
+		if kept {
+			delete(old, id)
+			if c.name != e.Name {
+				c.name = e.Name
+				c.touch()
+			}
+		} else {
+			c = &node{id: id, name: e.Name, parent: parent, depth: parent.depth + 1}
+			t.byID[id] = c
+		}
+		children = append(children, c)
+	}
+	for _, gone := range old {
+		t.forget(gone)
+	}
+	parent.children = children
+	parent.state = loaded
+	parent.touch()
+	t.rebuild()
+}
+
+// setMarked marks or unmarks a folder for a backup of chosen folders.
+func (t *tree) setMarked(n *node, on bool) {
+	if n.marked == on {
+		return
+	}
+	n.marked = on
+	n.touch()
+	if on {
+		t.markedCount++
+	} else {
+		t.markedCount--
+	}
+}
+
+// forget drops a folder and everything below it from the index.
+func (t *tree) forget(n *node) {
+	t.setMarked(n, false)
+	delete(t.byID, n.id)
+	for _, c := range n.children {
+		t.forget(c)
+	}
+}
+
+// rebuild flattens the open folders into rows. With a filter, it lists the
+// folders read so far whose name contains it, with their ancestors, open
+// or not, so a match deep down is found without opening every folder.
+func (t *tree) rebuild() {
+	t.rows = t.rows[:0]
+	if t.root == nil {
+		return
+	}
+	if t.filter == "" {
+		t.appendOpen(t.root)
+		return
+	}
+	t.appendMatching(t.root, strings.ToLower(t.filter))
+}
+
+func (t *tree) appendOpen(n *node) {
+	t.rows = append(t.rows, n)
+	if !n.expanded {
+		return
+	}
+	for _, c := range n.children {
+		t.appendOpen(c)
+	}
+}
+
+// appendMatching appends n and its matching descendants; it reports whether
+// anything at or below n matched.
+func (t *tree) appendMatching(n *node, needle string) bool {
+	at := len(t.rows)
+	t.rows = append(t.rows, n)
+	matched := strings.Contains(strings.ToLower(n.name), needle)
+	for _, c := range n.children {
+		if t.appendMatching(c, needle) {
+			matched = true
+		}
+	}
+	if !matched && n != t.root {
+		t.rows = t.rows[:at]
+	}
+	return matched
+}
+
+// indexOf returns the row of a node, or -1 when it is not on screen.
+func (t *tree) indexOf(n *node) int {
+	for i, r := range t.rows {
+		if r == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// marked returns the marked folders in tree order.
+func (t *tree) marked() []*node {
+	var out []*node
+	var walk func(*node)
+	walk = func(n *node) {
+		if n.marked {
+			out = append(out, n)
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	if t.root != nil {
+		walk(t.root)
+	}
+	return out
+}

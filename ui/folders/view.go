@@ -1,0 +1,164 @@
+package folders
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// rowCache keeps each row's rendering until the node, the width or the
+// cursor changes, so a redraw of an unchanged screen renders nothing anew.
+type rowCache struct {
+	entries map[*node]cachedRow
+}
+
+type cachedRow struct {
+	version  int
+	width    int
+	selected bool
+	text     string
+}
+
+func newRowCache() rowCache { return rowCache{entries: map[*node]cachedRow{}} }
+
+// View implements common.Pane: breadcrumbs, the filter when one is set,
+// the rows on screen, and the permissions beside or over them.
+func (p *Pane) View() string {
+	if p.perms != nil && p.narrow() {
+		return p.perms.view()
+	}
+	left := p.treeView(p.treeWidth())
+	if p.perms == nil {
+		return left
+	}
+	st := p.ctx.Styles
+	sep := st.TreeGuide.Render(strings.TrimSuffix(strings.Repeat("│\n", p.height), "\n"))
+	left = lipgloss.NewStyle().Width(p.treeWidth()).Render(left)
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, p.perms.view())
+}
+
+func (p *Pane) treeView(width int) string {
+	st := p.ctx.Styles
+	lines := make([]string, 0, p.height)
+	lines = append(lines, p.breadcrumbs(width))
+	if p.filtering {
+		lines = append(lines, p.filter.View())
+	} else if p.tree.filter != "" {
+		lines = append(lines, st.Label.Render(ansi.Truncate("filter /"+p.tree.filter+" (esc clears)", width, "…")))
+	}
+	switch {
+	case p.tree.root == nil && len(p.requests) > 0:
+		lines = append(lines, st.Empty.Render(p.ctx.Spinner+" reading the root folder…"))
+	case p.tree.root == nil:
+		lines = append(lines, st.Empty.Render("no folders read (r reads again)"))
+	case len(p.tree.rows) <= 1 && p.tree.filter != "":
+		lines = append(lines, p.row(p.tree.rows[0], width, p.cursor == 0), st.Empty.Render("no folder read so far matches"))
+	default:
+		end := min(len(p.tree.rows), p.offset+p.listHeight())
+		for i := p.offset; i < end; i++ {
+			lines = append(lines, p.row(p.tree.rows[i], width, i == p.cursor))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// breadcrumbs names the path of the selected folder, cut from the left
+// when it does not fit, and the number of marked folders.
+func (p *Pane) breadcrumbs(width int) string {
+	st := p.ctx.Styles
+	n := p.selected()
+	if n == nil {
+		return st.Breadcrumb.Render("/")
+	}
+	crumbs := n.crumbs()
+	parts := make([]string, len(crumbs))
+	for i, c := range crumbs {
+		if i == len(crumbs)-1 {
+			parts[i] = st.BreadcrumbCurrent.Render(c)
+		} else {
+			parts[i] = st.Breadcrumb.Render(c)
+		}
+	}
+	line := strings.Join(parts, st.Breadcrumb.Render(st.Symbols.Crumb))
+	if marked := p.tree.markedCount; marked > 0 {
+		line += st.MarkedRow.Render(" · " + plural(marked, "marked folder") + " (b backs them up, esc unmarks)")
+	}
+	if ansi.StringWidth(line) > width {
+		line = ansi.TruncateLeft(line, ansi.StringWidth(line)-width+1, "…")
+	}
+	return line
+}
+
+// row renders one folder, from the cache when nothing about it changed.
+// Loading rows carry the spinner and are drawn fresh each time.
+func (p *Pane) row(n *node, width int, selected bool) string {
+	if n.state != loading {
+		if c, ok := p.rows.entries[n]; ok && c.version == n.version && c.width == width && c.selected == selected {
+			return c.text
+		}
+	}
+	text := p.renderRow(n, width, selected)
+	if n.state != loading {
+		p.rows.entries[n] = cachedRow{version: n.version, width: width, selected: selected, text: text}
+	}
+	return text
+}
+
+func (p *Pane) renderRow(n *node, width int, selected bool) string {
+	st := p.ctx.Styles
+	sym := st.Symbols
+	var icon string
+	switch {
+	case n.state == loading:
+		icon = p.ctx.Spinner
+		if icon == "" {
+			icon = "…"
+		}
+	case n.state == loadFailed:
+		icon = sym.Error
+	case n.state == loaded && len(n.children) == 0:
+		icon = sym.Leaf
+	case n.expanded:
+		icon = sym.Expanded
+	default:
+		icon = sym.Collapsed
+	}
+	cursor, mark := "  ", "    "
+	if selected {
+		cursor = sym.Cursor + " "
+	}
+	if n.marked {
+		mark = sym.Marked + " "
+	}
+	name := n.name
+	if n.parent != nil {
+		name += "/"
+	}
+	text := cursor + mark + strings.Repeat("  ", n.depth) + icon + " " + name
+	text = ansi.Truncate(text, width, "…")
+	switch {
+	case selected:
+		return st.SelectedRow.Render(padRight(text, width))
+	case n.marked:
+		return st.MarkedRow.Render(text)
+	case strings.HasPrefix(n.name, "."):
+		return st.DimRow.Render(text)
+	}
+	return st.Row.Render(text)
+}
+
+func padRight(s string, w int) string {
+	if pad := w - ansi.StringWidth(s); pad > 0 {
+		return s + strings.Repeat(" ", pad)
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
