@@ -2,7 +2,6 @@ package login
 
 import (
 	"errors"
-	"flag"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/zalando/go-keyring"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -22,8 +22,6 @@ import (
 	"github.com/dapconsole/dapconsole/theme"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // testPassword is admin's password on the test platform; its prefix is what
 // the credentials leak scan looks for in golden files.
@@ -322,22 +320,7 @@ func TestScreenGolden(t *testing.T) {
 			if h := strings.Count(got, "\n") + 1; h > tt.height {
 				t.Errorf("view is %d lines, more than %d", h, tt.height)
 			}
-			path := filepath.Join("testdata", t.Name()+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./ui/login -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("view differs from %s:\n%s", path, got)
-			}
+			golden.RequireEqual(t, got) // -update rewrites testdata/TestScreenGolden/*.golden
 		})
 	}
 }

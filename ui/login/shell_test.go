@@ -1,0 +1,156 @@
+package login_test
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/zalando/go-keyring"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/credentials"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/ui"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/login"
+)
+
+const shellPassword = "dap-test-pw-shell"
+
+// emptyPane is the whole console behind the login screen in these tests.
+type emptyPane struct{}
+
+func (emptyPane) Init() tea.Cmd                           { return nil }
+func (p emptyPane) Update(tea.Msg) (common.Pane, tea.Cmd) { return p, nil }
+func (emptyPane) View() string                            { return "" }
+func (emptyPane) SetSize(int, int)                        {}
+func (emptyPane) Title() string                           { return "Folders" }
+func (emptyPane) ShortHelp() []key.Binding                { return nil }
+func (emptyPane) FullHelp() [][]key.Binding               { return nil }
+
+type shell struct {
+	tm     *teatest.TestModel
+	ctx    *common.Context
+	server string
+	cfg    login.Config
+}
+
+// startShell runs the console on a fresh platform, as console.go wires it:
+// the login screen for a first start and for 401s, and :profile.
+func startShell(t *testing.T, loggedIn bool, profile string) *shell {
+	t.Helper()
+	srv, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: shellPassword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+	})
+	sh := &shell{server: ts.URL, cfg: login.Config{
+		ProfilesPath: filepath.Join(t.TempDir(), "profiles.json"),
+		Verify:       credentials.CheckWithServer,
+	}}
+	if loggedIn {
+		sh.ctx = common.NewContext(api.New(ts.URL, "admin", shellPassword), ts.URL, "admin", profile, false)
+	} else {
+		sh.ctx = common.NewContext(nil, "", "", "", false)
+	}
+	m := ui.New(ui.Options{
+		Context:      sh.ctx,
+		Panes:        []common.Pane{emptyPane{}},
+		HeartbeatOff: true,
+		Login: func(ctx *common.Context) common.Dialog {
+			return login.New(ctx, sh.cfg, "")
+		},
+		Commands: []common.Command{login.ProfileCommand(sh.ctx, sh.cfg, func(string) string { return "" })},
+	})
+	sh.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	t.Cleanup(func() { _ = sh.tm.Quit() })
+	return sh
+}
+
+func (sh *shell) waitFor(t *testing.T, text string) {
+	t.Helper()
+	teatest.WaitFor(t, sh.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func (sh *shell) press(code rune) { sh.tm.Send(tea.KeyPressMsg{Code: code}) }
+
+func TestShellFirstStartShowsTheLoginScreen(t *testing.T) {
+	keyring.MockInit()
+	sh := startShell(t, false, "")
+	sh.waitFor(t, "Log in")
+	sh.tm.Type(sh.server)
+	sh.press(tea.KeyTab)
+	sh.tm.Type("admin")
+	sh.press(tea.KeyTab)
+	sh.tm.Type(shellPassword)
+	sh.press(tea.KeyEnter)
+	sh.waitFor(t, "(default)") // the header names the new profile
+
+	if got, err := credentials.LookupPassword(strings.TrimRight(sh.server, "/"), "admin"); err != nil || got != shellPassword {
+		t.Fatalf("the login screen did not store the password: %v", err)
+	}
+}
+
+func TestShellUnauthorizedBringsTheLoginScreenBack(t *testing.T) {
+	keyring.MockInit()
+	sh := startShell(t, true, "local")
+	sh.waitFor(t, "admin@")
+	refused := &api.Error{Op: "GET /api/filesystem/root-folder", Status: 401}
+	sh.tm.Send(common.UnauthorizedMsg{Err: refused})
+	sh.tm.Send(common.UnauthorizedMsg{Err: refused}) // a burst opens one screen
+	sh.waitFor(t, "Log in")
+	sh.tm.Type(shellPassword) // server and user are filled: the focus is on the password
+	sh.press(tea.KeyEnter)
+	sh.waitFor(t, "logged in as admin@")
+
+	profiles, err := credentials.LoadProfiles(sh.cfg.ProfilesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := profiles.Get("local"); !ok {
+		t.Fatalf("the re-login did not save profile local: %v", profiles.Names())
+	}
+}
+
+func TestShellProfileSwitch(t *testing.T) {
+	keyring.MockInit()
+	sh := startShell(t, true, "local")
+	server := strings.TrimRight(sh.server, "/")
+	profiles, err := credentials.LoadProfiles(sh.cfg.ProfilesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles.Put(credentials.Profile{Name: "local", Server: server, User: "admin"})
+	profiles.Put(credentials.Profile{Name: "audit", Server: server, User: "admin", ReadOnly: true})
+	if err := profiles.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := credentials.StorePassword(server, "admin", shellPassword); err != nil {
+		t.Fatal(err)
+	}
+	sh.waitFor(t, "(local)")
+	sh.tm.Type(":profile audit")
+	sh.press(tea.KeyEnter)
+	sh.waitFor(t, "read-only") // the header marks the read-only profile
+
+	if err := sh.tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	sh.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if !sh.ctx.ReadOnly || !sh.ctx.Keys.ReadOnly() || sh.ctx.Keys.Delete.Enabled() {
+		t.Fatal("switching to a read-only profile left write keys on")
+	}
+}
