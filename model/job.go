@@ -200,6 +200,9 @@ func (d *DataDeletion) UnmarshalJSON(b []byte) error {
 			d.Outcome = DeletionMarked
 		}
 	case string:
+		if v != StatusFailure {
+			return fmt.Errorf("delete job data: status %q is neither a boolean nor %q", v, StatusFailure)
+		}
 		*d = DataDeletion{Outcome: DeletionFailed, Reason: w.Reason}
 	default:
 		return fmt.Errorf("delete job data: status %v is neither a boolean nor a string", w.Status)
