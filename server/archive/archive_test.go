@@ -1,0 +1,238 @@
+package archive_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/archive/archivetest"
+)
+
+func TestHostileArchivesAreRefused(t *testing.T) {
+	for _, c := range archivetest.Hostile() {
+		t.Run(c.Name, func(t *testing.T) {
+			a, err := archive.Read(bytes.NewReader(c.Body), t.TempDir(), archivetest.Limits)
+			if err == nil {
+				a.Close()
+				t.Fatalf("accepted; want %v", c.Want)
+			}
+			if !errors.Is(err, c.Want) || !strings.Contains(err.Error(), c.Fragment) {
+				t.Fatalf("error %q; want %v with %q", err, c.Want, c.Fragment)
+			}
+		})
+	}
+}
+
+func TestReadLeavesNoSpoolBehind(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := archive.Read(strings.NewReader("not a zip"), dir, archivetest.Limits); err == nil {
+		t.Fatal("accepted a non-ZIP body")
+	}
+	good := archivetest.Build(archivetest.Entry{Name: "a.dst", Body: archivetest.Connection})
+	a, err := archive.Read(bytes.NewReader(good), dir, archivetest.Limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+}
+
+// written is a tree as the writer takes it: folders, files with bodies, metadata.
+func writeSample(t testing.TB, included []string) ([]byte, *archive.Metadata) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := archive.NewWriter(&buf, included)
+	owner := &archive.FileMeta{Owner: "analyst", Others: &model.Flags{Readable: true},
+		Groups: []model.GroupPermission{{Name: "analysts", Flags: model.Flags{Readable: true, Writable: true}}}}
+	steps := []func() error{
+		func() error { return w.AddFolder("Data", owner) },
+		func() error { return w.AddFolder("Data/Sub Folder", nil) },
+		func() error {
+			return w.AddFile("Data/Sub Folder/Local Files.dst", []byte(archivetest.Connection), owner)
+		},
+		func() error { return w.AddFile("Sales.wbk", []byte(`{"version":"1"}`), nil) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := &archive.Metadata{Version: archive.MetadataVersion, Included: included,
+		Files: map[string]archive.FileMeta{"Data": *owner, "Data/Sub Folder/Local Files.dst": *owner}}
+	return buf.Bytes(), want
+}
+
+func TestWrittenArchiveReadsBack(t *testing.T) {
+	body, wantMeta := writeSample(t, []string{archive.SectionOwner, archive.SectionSharing, archive.SectionGroupPermissions})
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range a.Entries {
+		got = append(got, string(e.Kind)+" "+e.Path)
+	}
+	want := []string{"folder Data", "folder Data/Sub Folder", "connection Data/Sub Folder/Local Files.dst", "workbook Sales.wbk"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("entries %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(a.Metadata, wantMeta) {
+		t.Fatalf("metadata %+v, want %+v", a.Metadata, wantMeta)
+	}
+	if b, err := a.ReadFile(a.Entries[2]); err != nil || string(b) != archivetest.Connection {
+		t.Fatalf("body %q, %v", b, err)
+	}
+	unzipTest(t, body)
+}
+
+func TestNoMetadataWithoutSections(t *testing.T) {
+	body, _ := writeSample(t, nil)
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Metadata != nil {
+		t.Fatalf("metadata %+v written without a section", a.Metadata)
+	}
+	unzipTest(t, body)
+}
+
+func TestWriterRefusesWhatTheReaderWould(t *testing.T) {
+	for _, name := range []string{"../x.dst", "/x.dst", `a\b.dst`, "notes.txt", archive.MetadataName, "a//b.dst"} {
+		w := archive.NewWriter(&bytes.Buffer{}, nil)
+		if err := w.AddFile(name, []byte("{}"), nil); err == nil {
+			t.Errorf("AddFile(%q) accepted", name)
+		}
+	}
+	w := archive.NewWriter(&bytes.Buffer{}, nil)
+	if err := w.AddFolder("Data", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddFolder("Data", nil); err == nil {
+		t.Error("the same folder was added twice")
+	}
+}
+
+func TestImpliedFoldersAreListed(t *testing.T) {
+	body := archivetest.Build(archivetest.Entry{Name: "A/B/c.imp", Body: "{}"})
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range a.Entries {
+		got = append(got, e.Path)
+	}
+	if want := []string{"A", "A/B", "A/B/c.imp"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("entries %q, want %q", got, want)
+	}
+}
+
+// TestInfoZipArchiveReads reads an archive made by Info-ZIP `zip -r` from a
+// tree on disk, the way an admin would build one by hand.
+func TestInfoZipArchiveReads(t *testing.T) {
+	zipPath, err := exec.LookPath("zip")
+	if err != nil {
+		t.Skip("Info-ZIP zip is not installed; skipping")
+	}
+	tree := t.TempDir()
+	for _, f := range []string{"Data/Connections/Local.dst", "Data/ImportJobs/Orders.imp", "Analytics/Sales.wbk"} {
+		os.MkdirAll(filepath.Join(tree, filepath.Dir(f)), 0o755)
+		if err := os.WriteFile(filepath.Join(tree, f), []byte(archivetest.Connection), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "tree.zip")
+	cmd := exec.Command(zipPath, "-qr", out, "Data", "Analytics")
+	cmd.Dir = tree
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("zip: %v: %s", err, msg)
+	}
+	body, _ := os.ReadFile(out)
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Entries) != 7 {
+		t.Fatalf("%d entries, want 7 (4 folders, 3 files): %+v", len(a.Entries), a.Entries)
+	}
+}
+
+// unzipTest runs Info-ZIP's `unzip -t` on an archive, or skips with a note.
+func unzipTest(t *testing.T, body []byte) {
+	t.Helper()
+	unzip, err := exec.LookPath("unzip")
+	if err != nil {
+		t.Log("unzip is not installed; skipping the unzip -t check")
+		return
+	}
+	path := filepath.Join(t.TempDir(), "a.zip")
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(unzip, "-t", path).CombinedOutput(); err != nil {
+		t.Fatalf("unzip -t: %v\n%s", err, out)
+	}
+}
+
+// FuzzReadArchive feeds the reader mutations of the hostile corpus and of
+// good archives: it must never panic, and must either refuse with
+// ErrInvalid or ErrTooLarge or give entries whose bodies read back.
+func FuzzReadArchive(f *testing.F) {
+	for _, c := range archivetest.Hostile() {
+		if len(c.Body) < 64<<10 { // big seeds slow every mutation down
+			f.Add(c.Body)
+		}
+	}
+	good, _ := writeSample(f, []string{archive.SectionOwner, archive.SectionDataPermissions})
+	f.Add(good)
+	f.Add(archivetest.Build(archivetest.Entry{Name: "A/B/c.imp", Body: "{}"}, archivetest.Entry{Name: "A/"}))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archivetest.Limits)
+		if err != nil {
+			if !errors.Is(err, archive.ErrInvalid) && !errors.Is(err, archive.ErrTooLarge) {
+				t.Fatalf("error %v is neither ErrInvalid nor ErrTooLarge", err)
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, e := range a.Entries {
+			if seen[e.Path] || e.Path == "" || strings.HasPrefix(e.Path, "/") || hasDotDot(e.Path) {
+				t.Fatalf("accepted entry %q", e.Path)
+			}
+			seen[e.Path] = true
+			if e.IsFolder() {
+				continue
+			}
+			if _, ok := model.KindOfPath(e.Path); !ok {
+				t.Fatalf("accepted %q without a platform extension", e.Path)
+			}
+			if _, err := a.ReadFile(e); err != nil {
+				t.Fatalf("validated entry %q does not read: %v", e.Path, err)
+			}
+		}
+	})
+}
+
+func hasDotDot(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
+}

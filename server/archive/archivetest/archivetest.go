@@ -1,0 +1,144 @@
+package archivetest
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"crypto/rand"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"strings"
+
+	"github.com/dapconsole/dapconsole/server/archive"
+)
+
+// Entry is one entry to build: a name ending in "/" is a folder.
+type Entry struct {
+	Name string
+	Body string
+	// Mode, when set, goes into the external attributes (symbolic links).
+	Mode fs.FileMode
+}
+
+// Build returns a ZIP archive of the entries, in order, as Go's writer makes
+// it (which allows duplicates and any name).
+func Build(entries ...Entry) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range entries {
+		h := &zip.FileHeader{Name: e.Name, Method: zip.Deflate}
+		if strings.HasSuffix(e.Name, "/") {
+			h.Method = zip.Store
+		}
+		if e.Mode != 0 {
+			h.SetMode(e.Mode)
+		}
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			panic(err)
+		}
+		w.Write([]byte(e.Body))
+	}
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// raw builds a one-entry archive whose header says what hdr says, whatever
+// the data holds: data is deflated as it is.
+func raw(hdr zip.FileHeader, data []byte) []byte {
+	var compressed bytes.Buffer
+	fw, _ := flate.NewWriter(&compressed, flate.BestCompression)
+	fw.Write(data)
+	fw.Close()
+	hdr.Method = zip.Deflate
+	hdr.CompressedSize64 = uint64(compressed.Len())
+	if hdr.CRC32 == 0 {
+		hdr.CRC32 = crc32.ChecksumIEEE(data)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateRaw(&hdr)
+	if err != nil {
+		panic(err)
+	}
+	w.Write(compressed.Bytes())
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// Limits are small caps that the bomb cases of Hostile exceed cheaply.
+var Limits = archive.Limits{
+	MaxUploadBytes: 1 << 20,
+	MaxTotalBytes:  4 << 20,
+	MaxEntryBytes:  1 << 20,
+	MaxEntries:     64,
+}
+
+// Case is a hostile archive, the error a reader with Limits must give and a
+// fragment of its message.
+type Case struct {
+	Name     string
+	Body     []byte
+	Want     error // archive.ErrInvalid or archive.ErrTooLarge
+	Fragment string
+}
+
+// Connection is a valid connection body for entries that must pass on their own.
+const Connection = `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","file":{"name":"c"},"typeId":"das.FileSystemDataStoreType","properties":{}}`
+
+// Hostile returns the corpus of archives a reader with Limits must refuse,
+// each for one reason.
+func Hostile() []Case {
+	good := Build(Entry{Name: "Data/"}, Entry{Name: "Data/a.dst", Body: Connection}, Entry{Name: "Data/b.dst", Body: Connection})
+	zeros := bytes.Repeat([]byte{0}, 8<<20)
+	noise := make([]byte, Limits.MaxUploadBytes+1)
+	rand.Read(noise)
+	var bombParts []Entry
+	for i := range 8 {
+		bombParts = append(bombParts, Entry{Name: fmt.Sprintf("part%d.dst", i), Body: string(zeros[:900<<10])})
+	}
+	var crowd []Entry
+	for i := range Limits.MaxEntries + 1 {
+		crowd = append(crowd, Entry{Name: fmt.Sprintf("f%03d/", i)})
+	}
+	badCRC := zip.FileHeader{Name: "a.dst", UncompressedSize64: uint64(len(Connection)), CRC32: 0xdeadbeef}
+	encrypted := zip.FileHeader{Name: "a.dst", UncompressedSize64: uint64(len(Connection)), Flags: 0x1}
+	return []Case{
+		{"dot-dot", Build(Entry{Name: "../evil.dst", Body: Connection}), archive.ErrInvalid, "climbs out"},
+		{"dot-dot-inside", Build(Entry{Name: "Data/../../evil.dst", Body: Connection}), archive.ErrInvalid, "climbs out"},
+		{"absolute", Build(Entry{Name: "/etc/evil.dst", Body: Connection}), archive.ErrInvalid, "absolute"},
+		{"drive-letter", Build(Entry{Name: "C:evil.dst", Body: Connection}), archive.ErrInvalid, "drive letter"},
+		{"backslash", Build(Entry{Name: `..\evil.dst`, Body: Connection}), archive.ErrInvalid, "backslash"},
+		{"nul-byte", Build(Entry{Name: "evil\x00.dst", Body: Connection}), archive.ErrInvalid, "NUL"},
+		{"dot-segment", Build(Entry{Name: "./evil.dst", Body: Connection}), archive.ErrInvalid, ". segment"},
+		{"symlink", Build(Entry{Name: "link.dst", Body: "/etc/passwd", Mode: fs.ModeSymlink | 0o777}), archive.ErrInvalid, "symbolic link"},
+		{"duplicate-file", Build(Entry{Name: "a.dst", Body: Connection}, Entry{Name: "a.dst", Body: Connection}), archive.ErrInvalid, "twice"},
+		{"duplicate-folder", Build(Entry{Name: "Data/"}, Entry{Name: "Data/"}), archive.ErrInvalid, "twice"},
+		{"file-as-folder", Build(Entry{Name: "a.dst", Body: Connection}, Entry{Name: "a.dst/b.dst", Body: Connection}), archive.ErrInvalid, "a file and a folder"},
+		{"json-entry", Build(Entry{Name: "config.json", Body: Connection}), archive.ErrInvalid, ".json"},
+		{"foreign-file", Build(Entry{Name: "notes.txt", Body: "hello"}), archive.ErrInvalid, "neither a folder nor a platform file"},
+		{"size-lies-short", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: 10}, zeros[:100_000]), archive.ErrInvalid, "more bytes than its header"},
+		{"size-lies-long", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: 5000}, []byte(Connection)), archive.ErrInvalid, "fewer bytes"},
+		{"bad-checksum", raw(badCRC, []byte(Connection)), archive.ErrInvalid, "checksum"},
+		{"encrypted", raw(encrypted, []byte(Connection)), archive.ErrInvalid, "encrypted"},
+		{"bomb-entry", raw(zip.FileHeader{Name: "bomb.dst", UncompressedSize64: uint64(len(zeros))}, zeros), archive.ErrTooLarge, "declares"},
+		{"bomb-total", Build(bombParts...), archive.ErrTooLarge, "in all"},
+		{"too-many-entries", Build(crowd...), archive.ErrTooLarge, "entries"},
+		{"upload-too-large", Build(Entry{Name: "noise.dst", Body: string(noise)}), archive.ErrTooLarge, "exceeds"},
+		{"truncated", good[:len(good)/2], archive.ErrInvalid, "not a ZIP archive"},
+		{"truncated-directory", good[:len(good)-10], archive.ErrInvalid, "not a ZIP archive"},
+		{"not-zip", []byte("this is not a ZIP archive at all"), archive.ErrInvalid, "not a ZIP archive"},
+		{"empty-body", nil, archive.ErrInvalid, "not a ZIP archive"},
+		{"metadata-stray-path", Build(Entry{Name: "a.dst", Body: Connection},
+			Entry{Name: archive.MetadataName, Body: `{"version":1,"included":["owner"],"files":{"missing.dst":{"owner":"admin"}}}`}),
+			archive.ErrInvalid, "not in the archive"},
+		{"metadata-unknown-field", Build(Entry{Name: "a.dst", Body: Connection},
+			Entry{Name: archive.MetadataName, Body: `{"version":1,"included":["owner"],"files":{},"extra":1}`}),
+			archive.ErrInvalid, "unknown field"},
+	}
+}

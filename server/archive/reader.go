@@ -1,0 +1,380 @@
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// Errors callers tell apart with errors.Is: a refused archive (answer 400)
+// and one past a cap (answer 413).
+var (
+	ErrInvalid  = errors.New("invalid archive")
+	ErrTooLarge = errors.New("archive too large")
+)
+
+// Limits cap what an uploaded archive may hold; a zero field takes the
+// default of DefaultLimits.
+type Limits struct {
+	// MaxUploadBytes caps the archive as uploaded (compressed).
+	MaxUploadBytes int64
+	// MaxTotalBytes caps the sum of the entries' uncompressed sizes.
+	MaxTotalBytes int64
+	// MaxEntryBytes caps one entry's uncompressed size.
+	MaxEntryBytes int64
+	// MaxEntries caps the number of entries.
+	MaxEntries int
+}
+
+// DefaultLimits fit a large project (tens of thousands of files) with room
+// to spare, and keep a hostile upload from filling the disk or the memory.
+var DefaultLimits = Limits{
+	MaxUploadBytes: 512 << 20,
+	MaxTotalBytes:  2 << 30,
+	MaxEntryBytes:  16 << 20,
+	MaxEntries:     200_000,
+}
+
+// withDefaults fills the zero fields of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	if l.MaxUploadBytes <= 0 {
+		l.MaxUploadBytes = DefaultLimits.MaxUploadBytes
+	}
+	if l.MaxTotalBytes <= 0 {
+		l.MaxTotalBytes = DefaultLimits.MaxTotalBytes
+	}
+	if l.MaxEntryBytes <= 0 {
+		l.MaxEntryBytes = DefaultLimits.MaxEntryBytes
+	}
+	if l.MaxEntries <= 0 {
+		l.MaxEntries = DefaultLimits.MaxEntries
+	}
+	return l
+}
+
+// Entry is a validated entry: a folder, or a platform file whose kind its
+// extension names. Path is relative, with "/" separators and no trailing slash.
+type Entry struct {
+	Path string
+	Kind model.Kind // model.KindFolder for folders
+	file *zip.File
+}
+
+// IsFolder reports whether the entry is a folder.
+func (e Entry) IsFolder() bool { return e.Kind == model.KindFolder }
+
+// Archive is an uploaded archive whose every entry passed validation.
+// Folders implied by file paths but without their own entry are listed too.
+type Archive struct {
+	// Entries are sorted by path, so every folder comes before its contents.
+	Entries []Entry
+	// Metadata is the MetadataName entry, nil when the archive has none.
+	Metadata *Metadata
+	limits   Limits
+	spool    *os.File
+}
+
+// Read takes an upload into a temporary file in dir (at most
+// limits.MaxUploadBytes; ErrTooLarge past it) and validates it with Open.
+// Close removes the temporary file.
+func Read(r io.Reader, dir string, limits Limits) (*Archive, error) {
+	limits = limits.withDefaults()
+	spool, err := os.CreateTemp(dir, "restore-*.zip")
+	if err != nil {
+		return nil, fmt.Errorf("spool upload: %w", err)
+	}
+	discard := func() { spool.Close(); os.Remove(spool.Name()) }
+	n, err := io.Copy(spool, io.LimitReader(r, limits.MaxUploadBytes+1))
+	if err != nil {
+		discard()
+		return nil, fmt.Errorf("spool upload: %w", err)
+	}
+	if n > limits.MaxUploadBytes {
+		discard()
+		return nil, fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
+	}
+	a, err := Open(spool, n, limits)
+	if err != nil {
+		discard()
+		return nil, err
+	}
+	a.spool = spool
+	return a, nil
+}
+
+// Close releases the temporary file of an archive made by Read.
+func (a *Archive) Close() error {
+	if a.spool == nil {
+		return nil
+	}
+	err := a.spool.Close()
+	if rmErr := os.Remove(a.spool.Name()); err == nil {
+		err = rmErr
+	}
+	a.spool = nil
+	return err
+}
+
+// Open validates every entry of the size-byte archive in ra: names (no
+// absolute, "..", ".", empty segments, backslashes, NUL or control
+// characters), kinds (folders, platform extensions, the metadata entry; no
+// ".json"), no symbolic links or other special files, no encryption, no
+// duplicates, and the caps. It decompresses every entry once to check that
+// its real size and checksum match its header.
+func Open(ra io.ReaderAt, size int64, limits Limits) (*Archive, error) {
+	limits = limits.withDefaults()
+	if size > limits.MaxUploadBytes {
+		return nil, fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
+	}
+	zr, err := zip.NewReader(ra, size)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // names are judged below
+		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
+	}
+	if len(zr.File) > limits.MaxEntries {
+		return nil, fmt.Errorf("%w: %d entries, at most %d allowed", ErrTooLarge, len(zr.File), limits.MaxEntries)
+	}
+	a := &Archive{limits: limits}
+	kinds := map[string]model.Kind{} // explicit entries by cleaned path
+	var declared uint64
+	var metadata *zip.File
+	for _, f := range zr.File {
+		name, kind, err := judgeEntry(f)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := kinds[name]; dup {
+			return nil, fmt.Errorf("%w: entry %q appears twice", ErrInvalid, name)
+		}
+		kinds[name] = kind
+		if f.UncompressedSize64 > uint64(limits.MaxEntryBytes) {
+			return nil, fmt.Errorf("%w: entry %q declares %d bytes, at most %d allowed", ErrTooLarge, name, f.UncompressedSize64, limits.MaxEntryBytes)
+		}
+		if declared += f.UncompressedSize64; declared > uint64(limits.MaxTotalBytes) {
+			return nil, fmt.Errorf("%w: entries declare more than %d bytes in all", ErrTooLarge, limits.MaxTotalBytes)
+		}
+		if name == MetadataName {
+			metadata = f
+			continue
+		}
+		a.Entries = append(a.Entries, Entry{Path: name, Kind: kind, file: f})
+	}
+	if err := a.addImpliedFolders(kinds); err != nil {
+		return nil, err
+	}
+	if err := checkSizes(zr.File, limits); err != nil {
+		return nil, err
+	}
+	sort.Slice(a.Entries, func(i, j int) bool { return a.Entries[i].Path < a.Entries[j].Path })
+	if metadata != nil {
+		if a.Metadata, err = a.readMetadata(metadata, kinds); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// judgeEntry returns an entry's cleaned name (no trailing slash) and kind,
+// or why the entry is refused.
+func judgeEntry(f *zip.File) (string, model.Kind, error) {
+	raw := f.Name
+	if err := checkName(raw); err != nil {
+		return "", "", err
+	}
+	if f.Flags&0x1 != 0 {
+		return "", "", fmt.Errorf("%w: entry %q is encrypted", ErrInvalid, raw)
+	}
+	if f.Method != zip.Store && f.Method != zip.Deflate {
+		return "", "", fmt.Errorf("%w: entry %q uses compression method %d (only stored and deflated are read)", ErrInvalid, raw, f.Method)
+	}
+	mode := f.Mode()
+	if mode&fs.ModeSymlink != 0 {
+		return "", "", fmt.Errorf("%w: entry %q is a symbolic link", ErrInvalid, raw)
+	}
+	if mode&(fs.ModeType&^fs.ModeDir) != 0 {
+		return "", "", fmt.Errorf("%w: entry %q is a special file (%v)", ErrInvalid, raw, mode.Type())
+	}
+	name, isDir := strings.CutSuffix(raw, "/")
+	if isDir || mode.IsDir() {
+		if f.UncompressedSize64 != 0 {
+			return "", "", fmt.Errorf("%w: folder entry %q has contents", ErrInvalid, raw)
+		}
+		if name == MetadataName {
+			return "", "", fmt.Errorf("%w: %q is reserved for the permissions entry", ErrInvalid, raw)
+		}
+		return name, model.KindFolder, nil
+	}
+	if name == MetadataName {
+		return name, "", nil
+	}
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	if strings.HasSuffix(strings.ToLower(base), ".json") {
+		return "", "", fmt.Errorf("%w: entry %q is named .json; configurations carry the platform's extensions (.dst, .imp, .lnk, .wbk, .exp, .gra, .upl)", ErrInvalid, raw)
+	}
+	kind, ok := model.KindOfPath(base)
+	if !ok || base == kind.Extension() {
+		return "", "", fmt.Errorf("%w: entry %q is neither a folder nor a platform file (.dst, .imp, .lnk, .wbk, .exp, .gra, .upl)", ErrInvalid, raw)
+	}
+	return name, kind, nil
+}
+
+// checkName refuses names that could leave the target folder or that the
+// tree cannot hold.
+func checkName(raw string) error {
+	switch {
+	case raw == "" || raw == "/":
+		return fmt.Errorf("%w: an entry has an empty name", ErrInvalid)
+	case !utf8.ValidString(raw):
+		return fmt.Errorf("%w: entry name %q is not UTF-8", ErrInvalid, raw)
+	case strings.ContainsRune(raw, 0):
+		return fmt.Errorf("%w: entry name %q holds a NUL byte", ErrInvalid, raw)
+	case strings.ContainsRune(raw, '\\'):
+		return fmt.Errorf("%w: entry name %q holds a backslash", ErrInvalid, raw)
+	case strings.HasPrefix(raw, "/"):
+		return fmt.Errorf("%w: entry name %q is absolute", ErrInvalid, raw)
+	case len(raw) >= 2 && raw[1] == ':':
+		return fmt.Errorf("%w: entry name %q starts with a drive letter", ErrInvalid, raw)
+	}
+	for _, r := range raw {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%w: entry name %q holds a control character", ErrInvalid, raw)
+		}
+	}
+	for _, seg := range strings.Split(strings.TrimSuffix(raw, "/"), "/") {
+		switch seg {
+		case "..":
+			return fmt.Errorf("%w: entry name %q climbs out with ..", ErrInvalid, raw)
+		case "", ".":
+			return fmt.Errorf("%w: entry name %q has an empty or . segment", ErrInvalid, raw)
+		}
+		if strings.TrimSpace(seg) != seg {
+			return fmt.Errorf("%w: entry name %q has a segment with leading or trailing spaces", ErrInvalid, raw)
+		}
+	}
+	return nil
+}
+
+// addImpliedFolders adds folder entries for the folders file paths imply
+// (Info-ZIP writes them, other tools may not), and refuses a file (or the
+// permissions entry) used as a folder.
+func (a *Archive) addImpliedFolders(kinds map[string]model.Kind) error {
+	explicit := len(a.Entries)
+	for _, e := range a.Entries[:explicit] {
+		for p := parentOf(e.Path); p != ""; p = parentOf(p) {
+			kind, seen := kinds[p]
+			if seen && kind != model.KindFolder {
+				return fmt.Errorf("%w: %q is a file and a folder of %q", ErrInvalid, p, e.Path)
+			}
+			if seen {
+				break // its own parents were handled when it was
+			}
+			kinds[p] = model.KindFolder
+			a.Entries = append(a.Entries, Entry{Path: p, Kind: model.KindFolder})
+		}
+	}
+	return nil
+}
+
+func parentOf(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+// checkSizes decompresses every entry, counting the bytes: an entry longer
+// or shorter than its header says, or with a bad checksum, is refused, and
+// the total stays under the cap whatever the headers claim.
+func checkSizes(files []*zip.File, limits Limits) error {
+	var total int64
+	buf := make([]byte, 32<<10)
+	for _, f := range files {
+		if strings.HasSuffix(f.Name, "/") {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+		}
+		n, err := io.CopyBuffer(io.Discard, io.LimitReader(rc, int64(f.UncompressedSize64)+1), buf)
+		rc.Close()
+		total += n
+		switch {
+		case n > int64(f.UncompressedSize64) || errors.Is(err, zip.ErrFormat):
+			return fmt.Errorf("%w: entry %q holds more bytes than its header declares (%d)", ErrInvalid, f.Name, f.UncompressedSize64)
+		case errors.Is(err, io.ErrUnexpectedEOF) || (err == nil && n < int64(f.UncompressedSize64)):
+			return fmt.Errorf("%w: entry %q holds fewer bytes than its header declares (%d), or is cut short", ErrInvalid, f.Name, f.UncompressedSize64)
+		case errors.Is(err, zip.ErrChecksum):
+			return fmt.Errorf("%w: entry %q fails its checksum", ErrInvalid, f.Name)
+		case err != nil:
+			return fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+		}
+		if total > limits.MaxTotalBytes {
+			return fmt.Errorf("%w: entries hold more than %d bytes in all", ErrTooLarge, limits.MaxTotalBytes)
+		}
+	}
+	return nil
+}
+
+// ReadFile returns the body of a file entry.
+func (a *Archive) ReadFile(e Entry) ([]byte, error) {
+	if e.file == nil || e.IsFolder() {
+		return nil, fmt.Errorf("read %s: a folder has no body", e.Path)
+	}
+	return a.readEntry(e.file)
+}
+
+func (a *Archive) readEntry(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+	}
+	defer rc.Close()
+	var buf bytes.Buffer
+	buf.Grow(int(min(f.UncompressedSize64, uint64(a.limits.MaxEntryBytes))))
+	if _, err := io.Copy(&buf, io.LimitReader(rc, a.limits.MaxEntryBytes)); err != nil {
+		return nil, fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// readMetadata decodes the permissions entry strictly; every path it names
+// must be an entry of the archive.
+func (a *Archive) readMetadata(f *zip.File, kinds map[string]model.Kind) (*Metadata, error) {
+	body, err := a.readEntry(f)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	var m Metadata
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, MetadataName, err)
+	}
+	if m.Version != MetadataVersion {
+		return nil, fmt.Errorf("%w: %s: version %d, this server reads %d", ErrInvalid, MetadataName, m.Version, MetadataVersion)
+	}
+	for _, s := range m.Included {
+		switch s {
+		case SectionOwner, SectionSharing, SectionGroupPermissions, SectionDataPermissions:
+		default:
+			return nil, fmt.Errorf("%w: %s: unknown section %q", ErrInvalid, MetadataName, s)
+		}
+	}
+	for p := range m.Files {
+		if kind, ok := kinds[p]; !ok || kind == "" {
+			return nil, fmt.Errorf("%w: %s: names %q, which is not in the archive", ErrInvalid, MetadataName, p)
+		}
+	}
+	return &m, nil
+}

@@ -1,0 +1,115 @@
+package archive
+
+import (
+	"archive/zip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"time"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// entryTime is the modification time of every entry: the tree keeps no
+// times, and a fixed one makes two backups of the same tree byte-identical.
+var entryTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Writer builds a backup archive on an io.Writer as entries are added: each
+// one is compressed and written at once, so only the permissions metadata
+// (a few dozen bytes a file, when a flag asks for it) is held until Close.
+type Writer struct {
+	zw    *zip.Writer
+	names map[string]model.Kind
+	meta  Metadata
+}
+
+// NewWriter starts an archive on w. included names the metadata sections
+// (SectionOwner, ...) the backup records; with none, no metadata entry is written.
+func NewWriter(w io.Writer, included []string) *Writer {
+	return &Writer{zw: zip.NewWriter(w), names: map[string]model.Kind{},
+		meta: Metadata{Version: MetadataVersion, Included: included, Files: map[string]FileMeta{}}}
+}
+
+// AddFolder adds a folder entry ("path/") and its metadata (nil for none).
+func (w *Writer) AddFolder(path string, meta *FileMeta) error {
+	if err := w.claim(path, model.KindFolder); err != nil {
+		return err
+	}
+	h := &zip.FileHeader{Name: path + "/", Method: zip.Store, Modified: entryTime}
+	h.SetMode(fs.ModeDir | 0o755)
+	if _, err := w.zw.CreateHeader(h); err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	w.note(path, meta)
+	return nil
+}
+
+// AddFile adds a platform file whose body is its JSON representation, and
+// its metadata (nil for none). The path's extension must name its kind.
+func (w *Writer) AddFile(path string, body []byte, meta *FileMeta) error {
+	kind, ok := model.KindOfPath(path)
+	if !ok {
+		return fmt.Errorf("archive %s: %w: not a platform file name", path, ErrInvalid)
+	}
+	if err := w.claim(path, kind); err != nil {
+		return err
+	}
+	h := &zip.FileHeader{Name: path, Method: zip.Deflate, Modified: entryTime}
+	h.SetMode(0o644)
+	fw, err := w.zw.CreateHeader(h)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	if _, err := fw.Write(body); err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	w.note(path, meta)
+	return nil
+}
+
+// claim checks a name the way the reader will, so the server never writes
+// an archive it would refuse.
+func (w *Writer) claim(path string, kind model.Kind) error {
+	if err := checkName(path); err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	if path == MetadataName {
+		return fmt.Errorf("archive %s: %w: the name is reserved for the permissions entry", path, ErrInvalid)
+	}
+	if _, dup := w.names[path]; dup {
+		return fmt.Errorf("archive %s: %w: added twice", path, ErrInvalid)
+	}
+	w.names[path] = kind
+	return nil
+}
+
+func (w *Writer) note(path string, meta *FileMeta) {
+	if meta != nil && len(w.meta.Included) > 0 {
+		w.meta.Files[path] = *meta
+	}
+}
+
+// Close writes the metadata entry (when sections are included) and the
+// central directory. It does not close the underlying writer.
+func (w *Writer) Close() error {
+	if len(w.meta.Included) > 0 {
+		body, err := json.Marshal(w.meta)
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", MetadataName, err)
+		}
+		h := &zip.FileHeader{Name: MetadataName, Method: zip.Deflate, Modified: entryTime}
+		h.SetMode(0o644)
+		fw, err := w.zw.CreateHeader(h)
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", MetadataName, err)
+		}
+		if _, err := fw.Write(body); err != nil {
+			return fmt.Errorf("archive %s: %w", MetadataName, err)
+		}
+	}
+	if err := w.zw.Close(); err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	return nil
+}
