@@ -60,19 +60,11 @@ func runConsole(args []string) error {
 // lookupSession decides server, user and password: flags, profile,
 // DAP_PASSWORD, the OS keyring, then a masked prompt on the terminal.
 func lookupSession(req credentials.Request) (credentials.Session, error) {
-	path, err := credentials.ProfilesPath()
+	env, err := processAccountIO()
 	if err != nil {
 		return credentials.Session{}, err
 	}
-	profiles, err := credentials.LoadProfiles(path)
-	if err != nil {
-		return credentials.Session{}, err
-	}
-	return credentials.Resolve(req, credentials.Env{
-		Profiles: profiles,
-		Getenv:   os.Getenv,
-		Prompt:   credentials.NewPrompter(os.Stdin, os.Stderr),
-	})
+	return resolveConsoleSession(req, env)
 }
 
 // runDemo starts the embedded platform with demo data in a temporary data
@@ -108,7 +100,7 @@ func runProgram(ctx *common.Context, forceReadOnly bool) error {
 	m := ui.New(ui.Options{
 		Context: ctx,
 		Login: func(c *common.Context) common.Dialog {
-			return loginscreen.New(c, loginCfg, "the server refused the password")
+			return loginscreen.New(c, loginCfg, "")
 		},
 		Commands: []common.Command{loginscreen.ProfileCommand(ctx, loginCfg, os.Getenv)},
 	})

@@ -197,14 +197,16 @@ func logout(args []string, env accountIO) error {
 // resolveConsoleSession is the console's credential lookup: flags, then the
 // profile; the password from DAP_PASSWORD, the keyring, or a masked prompt.
 // When the keyring is unavailable it says so in one sentence and carries on.
+// A first start, with no server and no profile, asks nothing: the console
+// opens on its login screen instead.
 func resolveConsoleSession(req credentials.Request, env accountIO) (credentials.Session, error) {
 	profiles, err := credentials.LoadProfiles(env.profilesPath)
 	if err != nil {
 		return credentials.Session{}, err
 	}
-	return credentials.Resolve(req, credentials.Env{
-		Profiles: profiles,
-		Getenv:   env.getenv,
-		Prompt:   credentials.NewPrompter(env.stdin, env.stderr),
-	})
+	prompt := credentials.NewPrompter(env.stdin, env.stderr)
+	if _, hasDefault := profiles.DefaultProfile(); req.Server == "" && req.Profile == "" && !hasDefault {
+		prompt = nil
+	}
+	return credentials.Resolve(req, credentials.Env{Profiles: profiles, Getenv: env.getenv, Prompt: prompt})
 }

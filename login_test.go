@@ -284,3 +284,24 @@ func assertNoPasswordUnder(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 }
+
+func TestConsoleSessionFirstStartAsksNothing(t *testing.T) {
+	mockKeyring(t, nil)
+	ta := newTestAccount(t, "http://127.0.0.1:18081\nadmin\n"+testPassword+"\n")
+	session, err := resolveConsoleSession(credentials.Request{}, ta.accountIO)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if session.Complete() || session.Profile != (credentials.Profile{}) || ta.stderr.Len() > 0 {
+		t.Fatalf("first start: session %+v, printed %q; want nothing asked, for the login screen", session, ta.stderr)
+	}
+
+	// With --server the console knows where to go and asks for the rest.
+	session, err = resolveConsoleSession(credentials.Request{Server: "http://127.0.0.1:18081", User: "admin"}, ta.accountIO)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if session.Source != credentials.SourcePrompt || !strings.Contains(ta.stderr.String(), "Password for admin@http://127.0.0.1:18081: ") {
+		t.Fatalf("with --server: password from %v, printed %q; want the prompt", session.Source, ta.stderr)
+	}
+}

@@ -37,7 +37,8 @@ type Session struct {
 	Profile  Profile // Name is empty when flags alone chose server and user
 	Password string
 	Source   Source
-	// Notice is one sentence for the user when the keyring could not be used.
+	// Notice is one sentence for the caller to show when the keyring could
+	// not be used; empty when Resolve already printed it before prompting.
 	Notice string
 }
 
@@ -92,7 +93,8 @@ func Resolve(req Request, env Env) (Session, error) {
 		return session, nil
 	}
 	if session.Notice != "" {
-		fmt.Fprintln(env.Prompt.out, session.Notice)
+		fmt.Fprintln(env.Prompt.out, session.Notice) // why the password is asked
+		session.Notice = ""
 	}
 	password, err = env.Prompt.Password("Password for " + Key(session.Profile.User, session.Profile.Server))
 	if err != nil {

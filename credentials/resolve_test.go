@@ -158,7 +158,7 @@ func TestResolve(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.wantErr == "" {
-				if tt.keyringErr != nil && tt.env == "" {
+				if tt.keyringErr != nil && tt.env == "" && tt.stdin == nil {
 					if !strings.HasPrefix(got.Notice, "The OS keyring is unavailable") {
 						t.Errorf("Notice = %q, want the keyring advice", got.Notice)
 					}

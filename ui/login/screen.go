@@ -64,10 +64,22 @@ type checkedMsg struct {
 }
 
 // New returns the login screen, filled from the context's current account
-// (after a 401, the profile in use); reason says why it shows. It reads the
+// (after a 401, the profile in use); reason says why it shows, empty for the
+// usual words. It reads the
 // context, so call it from Update (the root's Options.Login does).
 func New(ctx *common.Context, cfg Config, reason string) *Screen {
+	if reason == "" {
+		reason = defaultReason(ctx)
+	}
 	return ForProfile(ctx, cfg, credentials.Profile{Name: ctx.Profile, Server: ctx.Server, User: ctx.User}, reason)
+}
+
+// defaultReason says why the screen shows: a first start, or a refusal.
+func defaultReason(ctx *common.Context) string {
+	if ctx.Client == nil {
+		return "Log in to a platform server; the password goes to the OS keyring, never to a file."
+	}
+	return "The server refused the password of " + credentials.Key(ctx.User, ctx.Server) + "."
 }
 
 // ForProfile returns the login screen for a profile whose password is not at
