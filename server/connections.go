@@ -161,7 +161,11 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
 	if cfg.Version == "" {
 		cfg.Version = defaultConnectionVersion
 	}
-	f, err := s.store.CreateFile(r.Context(), store.NewFile{Path: path, OwnerID: userFrom(r).ID, Config: &cfg})
+	var f store.File
+	err = s.store.InTx(r.Context(), func(tx *store.Tx) error {
+		f, err = tx.CreateFile(r.Context(), store.NewFile{Path: path, OwnerID: userFrom(r).ID, Config: &cfg})
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, store.ErrExists) {
 			writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already exists", path))
@@ -194,7 +198,11 @@ func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
 	if cfg.Version == "" {
 		cfg.Version = defaultConnectionVersion
 	}
-	if _, err := s.store.UpdateConfiguration(r.Context(), f, cfg); err != nil {
+	err := s.store.InTx(r.Context(), func(tx *store.Tx) error {
+		_, err := tx.UpdateConfiguration(r.Context(), f, cfg)
+		return err
+	})
+	if err != nil {
 		writeError(w, err)
 		return
 	}
@@ -208,7 +216,7 @@ func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	err := s.store.DeleteFile(r.Context(), f)
+	err := s.store.InTx(r.Context(), func(tx *store.Tx) error { return tx.DeleteFile(r.Context(), f) })
 	var dependents *store.DependentsError
 	if errors.As(err, &dependents) {
 		s.refuseDependents(w, r, dependents)

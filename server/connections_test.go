@@ -75,10 +75,6 @@ func TestReadConnection(t *testing.T) {
 			t.Fatalf("%s holds the plain password", name)
 		}
 	}
-	info, err := os.Stat(filepath.Join(srv.Store().Dir(), store.KeyFile))
-	if err != nil || info.Mode().Perm() != 0o600 {
-		t.Fatalf("key file: %v %v", info, err)
-	}
 
 	orders, err := srv.Store().FileByPath(context.Background(), "/Data/ImportJobs/Orders.imp")
 	if err != nil {

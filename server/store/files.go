@@ -273,7 +273,8 @@ func (q Queries) ResolveSource(ctx context.Context, ref model.SourceRef) (File, 
 // CreateFile adds a folder (Config nil) or a file at nf.Path. The parent
 // folder must exist (ErrNotFound), the path must be free (ErrExists), a file's
 // extension must name its kind, and its sources must resolve
-// (*MissingSourceError). Secret properties are sealed.
+// (*MissingSourceError). Secret properties are sealed. It runs several
+// statements: call it on a Tx (Store.InTx) so that a failure leaves nothing behind.
 func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
 	path, err := CleanPath(nf.Path)
 	if err != nil {
@@ -358,7 +359,7 @@ func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
 }
 
 // UpdateConfiguration replaces a file's representation (its description,
-// properties and sources); its path, name and identity stay.
+// properties and sources); its path, name and identity stay. Call it on a Tx.
 func (q Queries) UpdateConfiguration(ctx context.Context, f File, cfg model.Configuration) (File, error) {
 	if f.IsFolder() {
 		return File{}, fmt.Errorf("update %s: %w: a folder has no configuration", f.Path, ErrBadInput)
@@ -386,7 +387,7 @@ func (q Queries) UpdateConfiguration(ctx context.Context, f File, cfg model.Conf
 
 // DeleteFile removes a file or an empty folder. It refuses with a
 // *DependentsError while other files read from it, ErrNotEmpty for a folder
-// with contents.
+// with contents. Call it on a Tx, so that no dependent appears between check and delete.
 func (q Queries) DeleteFile(ctx context.Context, f File) error {
 	if f.ID == RootID {
 		return fmt.Errorf("delete /: %w: the root folder stays", ErrBadInput)
