@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dapconsole/dapconsole/server/store"
+)
+
+// childArgsEnv carries the arguments of a dapconsole run in a child process:
+// the test binary runs itself with them, so serve meets real signals.
+const childArgsEnv = "DAPCONSOLE_TEST_CHILD_ARGS"
+
+func TestMainInChild(t *testing.T) {
+	raw := os.Getenv(childArgsEnv)
+	if raw == "" {
+		t.Skip("runs only as a child of the serve tests")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(raw), &args); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(args); err != nil {
+		fmt.Fprintln(os.Stderr, "dapconsole:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// dapconsole returns a command running `dapconsole args...` in a child process.
+func dapconsole(t *testing.T, env []string, args ...string) *exec.Cmd {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMainInChild$")
+	cmd.Env = append(os.Environ(), childArgsEnv+"="+string(raw), "DAP_ADMIN_PASSWORD=")
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
+}
+
+var listeningLine = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[1-9][0-9]*)$`)
+
+// serve starts `dapconsole serve` on a free port and returns its base URL
+// once it accepts connections, and the running command.
+func serve(t *testing.T, env []string, args ...string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := dapconsole(t, env, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the first line: %v", err)
+	}
+	m := listeningLine.FindStringSubmatch(strings.TrimSuffix(line, "\n"))
+	if m == nil {
+		t.Fatalf("first line %q, want `listening on http://127.0.0.1:PORT`", line)
+	}
+	return m[1], cmd
+}
+
+func getAs(t *testing.T, url, user, password string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.SetBasicAuth(user, password)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// stop sends sig and wants a clean exit.
+func stop(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) {
+	t.Helper()
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after %v: %v", sig, err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("still running 15s after %v", sig)
+	}
+}
+
+func TestServe(t *testing.T) {
+	dir := t.TempDir()
+	base, cmd := serve(t, nil, "--data", dir, "--demo-data")
+	if code := getAs(t, base+"/api/filesystem/root-folder", "admin", "admin"); code != http.StatusOK {
+		t.Fatalf("root as admin: %d", code)
+	}
+	if code := getAs(t, base+"/rest/connections", "viewer", "wrong"); code != http.StatusUnauthorized {
+		t.Fatalf("wrong password: %d", code)
+	}
+	stop(t, cmd, syscall.SIGTERM)
+	if _, err := http.Get(base); err == nil {
+		t.Fatal("still accepting after SIGTERM")
+	}
+	// Same data directory, no demo flag, no admin password: it is not empty, so it starts.
+	base, cmd = serve(t, nil, "--data", dir)
+	if code := getAs(t, base+"/api/filesystem/root-folder", "analyst", "analyst"); code != http.StatusOK {
+		t.Fatalf("root after restart: %d", code)
+	}
+	stop(t, cmd, syscall.SIGINT)
+}
+
+func TestServeAdminPassword(t *testing.T) {
+	base, cmd := serve(t, []string{"DAP_ADMIN_PASSWORD=correct horse"}, "--data", t.TempDir())
+	if code := getAs(t, base+"/api/filesystem/root-folder", "admin", "correct horse"); code != http.StatusOK {
+		t.Fatalf("admin with the password from the environment: %d", code)
+	}
+	if code := getAs(t, base+"/api/filesystem/root-folder", "admin", "admin"); code != http.StatusUnauthorized {
+		t.Fatalf("admin with the demo password: %d", code)
+	}
+	stop(t, cmd, syscall.SIGTERM)
+}
+
+func TestServeRefuses(t *testing.T) {
+	cases := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"empty data directory without password", []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, "DAP_ADMIN_PASSWORD"},
+		{"no data directory", []string{"serve", "--addr", "127.0.0.1:0"}, "--data"},
+		{"bad address", []string{"serve", "--addr", "127.0.0.1:99999", "--data", t.TempDir(), "--demo-data"}, "listen"},
+		{"stray argument", []string{"serve", "--data", t.TempDir(), "now"}, "now"},
+		{"encrypt without value", []string{"encrypt", "--data", t.TempDir()}, "usage"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := dapconsole(t, nil, tc.args...).CombinedOutput()
+			if err == nil || !strings.Contains(string(out), tc.stderr) {
+				t.Fatalf("err %v, output %q; want a failure mentioning %q", err, out, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestEncrypt(t *testing.T) {
+	dir := t.TempDir()
+	out, err := dapconsole(t, nil, "encrypt", "-v", "p@ss word", "--data", dir).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed := strings.TrimSpace(string(out))
+	if !regexp.MustCompile(`^SECURE:0:[A-Za-z0-9+/=]+$`).MatchString(sealed) {
+		t.Fatalf("printed %q", sealed)
+	}
+	secrets, err := store.OpenSecrets(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain, err := secrets.Reveal(sealed); err != nil || plain != "p@ss word" {
+		t.Fatalf("opens to %q, %v", plain, err)
+	}
+}
