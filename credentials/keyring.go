@@ -45,7 +45,7 @@ func (e *UnavailableError) Missing() string {
 		return "no keyring on this platform"
 	case strings.Contains(msg, "org.freedesktop.secrets"), strings.Contains(msg, "ServiceUnknown"):
 		return "no Secret Service on the D-Bus session bus"
-	case strings.Contains(msg, "session bus"), strings.Contains(msg, "DBUS_SESSION_BUS_ADDRESS"),
+	case strings.Contains(msg, "session bus"), strings.Contains(msg, "bus address"), strings.Contains(msg, "DBUS_SESSION_BUS_ADDRESS"),
 		strings.Contains(msg, "dbus-launch"), strings.Contains(msg, "X11"):
 		return "no D-Bus session bus, as usual over SSH"
 	case strings.Contains(msg, "unlock"), strings.Contains(msg, "dismissed"):
@@ -107,6 +107,7 @@ func DeletePassword(server, user string) error {
 // withTimeout runs a keyring call and gives up after keyringTimeout. The call's
 // goroutine may outlive it, blocked on D-Bus; it ends with the process.
 func withTimeout(call func() error) error {
+	preventBusAutolaunch()
 	done := make(chan error, 1)
 	go func() { done <- call() }()
 	timer := time.NewTimer(keyringTimeout)

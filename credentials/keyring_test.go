@@ -50,6 +50,7 @@ func TestUnavailableKeyring(t *testing.T) {
 		wantMissing string
 	}{
 		{"no session bus", errNoSessionBus, "no D-Bus session bus"},
+		{"autolaunch prevented", errors.New("dbus: invalid bus address (invalid or unsupported transport)"), "no D-Bus session bus"},
 		{"autolaunch without X11", errors.New("exec: dbus-launch: Autolaunch requested, but X11 support not compiled in"), "no D-Bus session bus"},
 		{"no secret service", errors.New("The name org.freedesktop.secrets was not provided by any .service files"), "no Secret Service"},
 		{"locked", errors.New("failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'"), "locked"},
