@@ -35,12 +35,17 @@ func (s *Server) configurationFor(w http.ResponseWriter, r *http.Request, n need
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("configuration id %q is not a positive number", raw))
 		return store.File{}, false
 	}
+	// Missing, invisible and of another kind all answer alike.
+	missing := fmt.Sprintf("no %s with configuration id %d", kinds[0], id)
 	f, err := s.store.FileByConfigID(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeFailure(w, http.StatusNotFound, missing)
+		return store.File{}, false
+	}
 	if err != nil {
 		writeError(w, err)
 		return store.File{}, false
 	}
-	missing := fmt.Sprintf("no %s with configuration id %d", kinds[0], id)
 	if !kindIn(f.Kind, kinds) {
 		writeFailure(w, http.StatusNotFound, missing)
 		return store.File{}, false

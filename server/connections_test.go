@@ -3,11 +3,14 @@ package server_test
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -241,4 +244,67 @@ func TestDeleteConnection(t *testing.T) {
 	p.want(p.call("analyst", http.MethodDelete, connectionPath(created.ConfigurationID), nil), 200, &ok)
 	p.wantFailure(p.call("analyst", http.MethodGet, connectionPath(created.ConfigurationID), nil), 404, "")
 	p.wantFailure(p.call("analyst", http.MethodDelete, connectionPath(created.ConfigurationID), nil), 404, "")
+}
+
+// TestInvisibleAnswersLikeMissing compares whole answers: a file the user
+// may not see must not be told apart from one that does not exist.
+func TestInvisibleAnswersLikeMissing(t *testing.T) {
+	srv, p := demo(t)
+	hiddenConn := p.connectionID("/Analytics/Finance/Finance PostgreSQL.dst")
+	hiddenFolder := fileID(t, srv, "/Exports")
+	pairs := []struct{ hidden, missing string }{
+		{connectionPath(hiddenConn), connectionPath(9999)},
+		{fmt.Sprintf("/api/connections/%d/dependencies", hiddenConn), "/api/connections/9999/dependencies"},
+		{folderPath(hiddenFolder), folderPath(9999)},
+		{folderPath(hiddenFolder) + "/permission", folderPath(9999) + "/permission"},
+	}
+	for _, pair := range pairs {
+		h := p.call("viewer", http.MethodGet, pair.hidden, nil)
+		m := p.call("viewer", http.MethodGet, pair.missing, nil)
+		normalise := func(a answer, id string) string {
+			return fmt.Sprint(a.code, " ", strings.ReplaceAll(string(a.body), id, "ID"))
+		}
+		hiddenID := regexp.MustCompile(`[0-9]+`).FindString(pair.hidden)
+		if got, want := normalise(h, hiddenID), normalise(m, "9999"); got != want {
+			t.Errorf("%s answers %s\n%s answers %s", pair.hidden, got, pair.missing, want)
+		}
+	}
+}
+
+// TestConcurrentWrites runs creates, updates and reads at once: SQLite's
+// single writer must make them wait, never fail.
+func TestConcurrentWrites(t *testing.T) {
+	_, p := demo(t)
+	const writers = 8
+	errs := make(chan string, writers*3)
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path := fmt.Sprintf("/Data/Connections/Parallel %d.dst", i)
+			var created model.ConnectionCreated
+			a := p.call("analyst", http.MethodPost, "/rest/connections", newConnection(path, "pw"))
+			if a.code != 200 || json.Unmarshal(a.body, &created) != nil {
+				errs <- fmt.Sprintf("create %s: %d %s", path, a.code, a.body)
+				return
+			}
+			if a := p.call("analyst", http.MethodPut, connectionPath(created.ConfigurationID), newConnection(path, "pw2")); a.code != 200 {
+				errs <- fmt.Sprintf("update %s: %d %s", path, a.code, a.body)
+			}
+			if a := p.call("viewer", http.MethodGet, "/rest/connections", nil); a.code != 200 {
+				errs <- fmt.Sprintf("list: %d %s", a.code, a.body)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	var list []model.ConnectionEntry
+	p.get("admin", "/rest/connections", &list)
+	if len(list) != 7+writers {
+		t.Fatalf("%d connections, want %d", len(list), 7+writers)
+	}
 }
