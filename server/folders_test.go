@@ -63,6 +63,11 @@ func TestAuthentication(t *testing.T) {
 		p.wantFailure(p.call("", http.MethodGet, path, nil), http.StatusUnauthorized, "credentials")
 	}
 	p.wantFailure(p.call("admin", http.MethodGet, "/no/such/route", nil), http.StatusNotFound, "no such endpoint")
+	wrongMethod := p.call("admin", http.MethodDelete, "/rest/connections", nil)
+	p.wantFailure(wrongMethod, http.StatusMethodNotAllowed, "GET, POST")
+	if wrongMethod.header.Get("Allow") != "GET, POST" {
+		t.Fatalf("Allow %q", wrongMethod.header.Get("Allow"))
+	}
 }
 
 func TestRootFolder(t *testing.T) {

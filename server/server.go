@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/jobs"
 	"github.com/dapconsole/dapconsole/server/store"
 )
@@ -29,6 +31,8 @@ type Config struct {
 	FileRoots []string
 	// MaxBodyBytes caps JSON request bodies (413 past it); 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// ArchiveLimits caps restore uploads; zero fields take archive.DefaultLimits.
+	ArchiveLimits archive.Limits
 	// MaxConcurrentJobs bounds the job executions running at once; 0 means the CPU count.
 	MaxConcurrentJobs int
 }
@@ -107,10 +111,27 @@ func (s *Server) Handler() http.Handler {
 	s.registerDependencyRoutes(mux)
 	s.registerJobRoutes(mux)
 	s.registerBackupRoutes(mux)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeFailure(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
-	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { unrouted(mux, w, r) })
 	return s.authenticate(mux)
+}
+
+// unrouted answers a request no route took, with a failure body: 405 and
+// Allow when the path takes other methods, 404 otherwise.
+func unrouted(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = method
+		if _, pattern := mux.Handler(probe); pattern != "/" {
+			allowed = append(allowed, method)
+		}
+	}
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeFailure(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: the endpoint takes %s", r.Method, r.URL.Path, strings.Join(allowed, ", ")))
+		return
+	}
+	writeFailure(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 }
 
 // Close stops the job engine and closes the store.
