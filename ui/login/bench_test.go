@@ -1,0 +1,20 @@
+package login
+
+import (
+	"testing"
+
+	"github.com/dapconsole/dapconsole/api"
+)
+
+// BenchmarkScreenView renders the login screen as the root does on every
+// frame while it is open.
+func BenchmarkScreenView(b *testing.B) {
+	ctx := newContext(api.New("http://127.0.0.1:8080", "admin", "x"), "http://127.0.0.1:8080", "admin", "local")
+	s := New(ctx, Config{}, "")
+	s.SetSize(100, 30)
+	typeInto(s, testPassword)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.View()
+	}
+}
