@@ -175,3 +175,33 @@ func TestEncrypt(t *testing.T) {
 		t.Fatalf("opens to %q, %v", plain, err)
 	}
 }
+
+// TestServeSurvivesKill commits a change over HTTP, kills the server without
+// warning and finds the change after a restart.
+func TestServeSurvivesKill(t *testing.T) {
+	dir := t.TempDir()
+	base, cmd := serve(t, nil, "--data", dir, "--demo-data")
+	body := `{"version":"2.1","file":{"path":"/Data/Connections/Survivor.dst","description":"kept"},"properties":{}}`
+	req, _ := http.NewRequest(http.MethodPost, base+"/rest/connections", strings.NewReader(body))
+	req.SetBasicAuth("admin", "admin")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct {
+		ID int64 `json:"configuration-id"`
+	}
+	json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || created.ID == 0 {
+		t.Fatalf("create: %d", resp.StatusCode)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	base, cmd = serve(t, nil, "--data", dir)
+	if code := getAs(t, fmt.Sprintf("%s/rest/connections/%d", base, created.ID), "admin", "admin"); code != http.StatusOK {
+		t.Fatalf("after kill and restart: %d", code)
+	}
+	stop(t, cmd, syscall.SIGTERM)
+}

@@ -50,6 +50,9 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			writeError(w, err)
 			return
 		}
+		if errors.Is(err, store.ErrNotFound) {
+			s.auth.spend(password) // an unknown name takes as long as a wrong password
+		}
 		if err != nil || !s.auth.verify(u, password) {
 			w.Header().Set("WWW-Authenticate", realm)
 			writeFailure(w, http.StatusUnauthorized, "wrong user name or password")
@@ -66,6 +69,9 @@ type authCache struct {
 	key []byte
 	mu  sync.Mutex
 	ok  map[string]authEntry // by user name
+
+	decoyOnce sync.Once
+	decoy     []byte // a hash no password matches, for spend
 }
 
 type authEntry struct {
@@ -77,6 +83,15 @@ func newAuthCache() *authCache {
 	key := make([]byte, 32)
 	rand.Read(key)
 	return &authCache{key: key, ok: map[string]authEntry{}}
+}
+
+// spend does the work of checking a password against a hash, so that
+// answers do not tell unknown user names from known ones by their timing.
+func (c *authCache) spend(password string) {
+	c.decoyOnce.Do(func() {
+		c.decoy, _ = bcrypt.GenerateFromPassword(c.key, bcryptCost)
+	})
+	bcrypt.CompareHashAndPassword(c.decoy, []byte(password))
 }
 
 func (c *authCache) verify(u store.User, password string) bool {
