@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -56,7 +57,7 @@ func (p *Prompter) Password(label string) (string, error) {
 	p.asked++
 	fmt.Fprintf(p.out, "%s: ", label)
 	if f, ok := p.in.(*os.File); ok && term.IsTerminal(f.Fd()) {
-		secret, err := term.ReadPassword(f.Fd())
+		secret, err := readMasked(f, p.out)
 		fmt.Fprintln(p.out) // the user's Enter was not echoed either
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", strings.ToLower(label), err)
@@ -80,4 +81,29 @@ func (p *Prompter) readLine() (string, error) {
 		return "", err
 	}
 	return strings.TrimRight(line, "\r\n"), nil
+}
+
+// readMasked reads a line without echo. Ctrl+C still interrupts (the
+// terminal keeps ISIG), so the echo is switched back on before the process
+// ends as it would have: otherwise the shell is left typing blind.
+func readMasked(f *os.File, out io.Writer) ([]byte, error) {
+	state, err := term.GetState(f.Fd())
+	if err != nil {
+		return nil, err
+	}
+	interrupted := make(chan os.Signal, 1)
+	signal.Notify(interrupted, os.Interrupt)
+	defer signal.Stop(interrupted)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-interrupted:
+			_ = term.Restore(f.Fd(), state)
+			fmt.Fprintln(out)
+			os.Exit(130) // 128 + SIGINT, as the default handler would end it
+		case <-done:
+		}
+	}()
+	return term.ReadPassword(f.Fd())
 }
