@@ -85,9 +85,7 @@ func Resolve(req Request, env Env) (Session, error) {
 		return session, nil
 	case errors.As(err, &unavailable):
 		session.Notice = unavailable.Advice()
-	case !errors.Is(err, ErrNoPassword):
-		return Session{}, err
-	}
+	} // else ErrNoPassword: ask
 
 	if env.Prompt == nil {
 		return session, nil
