@@ -11,7 +11,7 @@ import (
 
 // Running is a server accepting connections on a TCP address.
 type Running struct {
-	*Server
+	Server *Server
 	// URL is the base address clients use, e.g. http://127.0.0.1:41234.
 	URL  string
 	http *http.Server
