@@ -1,6 +1,484 @@
 package server
 
-import "net/http"
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"math"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
-// registerBackupRoutes adds the backup and restore endpoints (owned by the backup engineer).
-func (s *Server) registerBackupRoutes(mux *http.ServeMux) {}
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/store"
+	"github.com/google/uuid"
+)
+
+// registerBackupRoutes adds the backup and restore endpoints (spec 4.2, 4.3).
+func (s *Server) registerBackupRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET "+foldersPath+"{ref}/backup", s.backupFolder)
+	mux.HandleFunc("POST "+foldersPath+"{ref}/backup", s.backupFiles)
+	mux.HandleFunc("PUT "+foldersPath+"{ref}/restore", s.restore)
+}
+
+// beforeRestoreCommit, when set (by a test), runs inside the restore's
+// transaction after every change and before the commit.
+var beforeRestoreCommit func()
+
+// flagSet reads query flags sent without values (`?overwrite&includeOwner`);
+// a name outside allowed is refused, so a misspelt flag is not ignored.
+func flagSet(r *http.Request, allowed []string) (map[string]bool, error) {
+	set := map[string]bool{}
+	for name := range r.URL.Query() {
+		known := false
+		for _, a := range allowed {
+			known = known || a == name
+		}
+		if !known {
+			return nil, fmt.Errorf("unknown flag %q; this operation takes %s", name, strings.Join(allowed, ", "))
+		}
+		set[name] = true
+	}
+	return set, nil
+}
+
+// backupPlan is what a backup writes: folders and files below the folder
+// backed up, by path, each with its path inside the archive.
+type backupPlan struct {
+	folder store.File
+	files  []store.File
+	flags  map[string]bool
+}
+
+func (s *Server) backupFolder(w http.ResponseWriter, r *http.Request) {
+	plan, ok := s.planBackup(w, r, nil)
+	if ok {
+		s.writeBackup(w, r, plan)
+	}
+}
+
+func (s *Server) backupFiles(w http.ResponseWriter, r *http.Request) {
+	var sel model.BackupSelection
+	if !s.decodeJSON(w, r, &sel) {
+		return
+	}
+	if len(sel.IDs) == 0 {
+		writeFailure(w, http.StatusBadRequest, "ids is empty; name the files to back up")
+		return
+	}
+	plan, ok := s.planBackup(w, r, sel.IDs)
+	if ok {
+		s.writeBackup(w, r, plan)
+	}
+}
+
+// planBackup resolves the folder and the files to back up (all the user may
+// read below the folder, or the chosen ids with the folders between), and
+// applies the dependency rule: a file whose sources are not in the archive
+// is an error naming them (409), unless skipFilesWithMissingDependencies
+// leaves it out (and whatever reads from it) or ignoreMissingDependencies
+// keeps it. On failure it answers and returns false.
+func (s *Server) planBackup(w http.ResponseWriter, r *http.Request, ids []any) (backupPlan, bool) {
+	flags, err := flagSet(r, model.BackupFlags)
+	if err != nil {
+		writeFailure(w, http.StatusBadRequest, err.Error())
+		return backupPlan{}, false
+	}
+	folder, _, ok := s.fileFor(w, r, r.PathValue("ref"), needRead)
+	if !ok {
+		return backupPlan{}, false
+	}
+	if !folder.IsFolder() {
+		writeFailure(w, http.StatusNotFound, fmt.Sprintf("folder %s: %s is not a folder", r.PathValue("ref"), folder.Path))
+		return backupPlan{}, false
+	}
+	ctx := r.Context()
+	vis, err := s.store.NewVisibility(ctx, userFrom(r))
+	if err != nil {
+		writeError(w, err)
+		return backupPlan{}, false
+	}
+	below, err := s.store.Descendants(ctx, folder)
+	if err != nil {
+		writeError(w, err)
+		return backupPlan{}, false
+	}
+	chosen := below
+	if ids != nil {
+		if chosen, err = s.chooseFiles(r, folder, below, ids); err != nil {
+			writeError(w, err)
+			return backupPlan{}, false
+		}
+	}
+	plan := backupPlan{folder: folder, flags: flags}
+	for _, f := range chosen {
+		visible, err := vis.Visible(ctx, f)
+		if err != nil {
+			writeError(w, err)
+			return backupPlan{}, false
+		}
+		if visible {
+			plan.files = append(plan.files, f)
+		}
+	}
+	sources, err := s.store.SourcesBelow(ctx, folder)
+	if err != nil {
+		writeError(w, err)
+		return backupPlan{}, false
+	}
+	if err := plan.applyDependencyRule(ctx, sources, vis); err != nil {
+		writeArchiveError(w, err)
+		return backupPlan{}, false
+	}
+	return plan, true
+}
+
+// chooseFiles returns the chosen files, the folders between them and the
+// folder backed up, and everything inside chosen folders, by path. Every id
+// must name a file inside the folder.
+func (s *Server) chooseFiles(r *http.Request, folder store.File, below []store.File, ids []any) ([]store.File, error) {
+	picked := map[string]bool{}
+	var pickedFolders []string
+	for i, id := range ids {
+		var ref string
+		switch v := id.(type) {
+		case float64:
+			if v != math.Trunc(v) || v <= 0 {
+				return nil, fmt.Errorf("%w: ids[%d] = %v is not a file id", store.ErrBadInput, i, v)
+			}
+			ref = strconv.FormatInt(int64(v), 10)
+		case string:
+			ref = v
+		default:
+			return nil, fmt.Errorf("%w: ids[%d] is neither a path, a file id nor a UUID", store.ErrBadInput, i)
+		}
+		f, _, err := s.resolve(r, ref)
+		if err != nil {
+			return nil, err
+		}
+		if !isBelow(f.Path, folder.Path) {
+			return nil, fmt.Errorf("%w: ids[%d] = %s is not inside %s", store.ErrBadInput, i, f.Path, folder.Path)
+		}
+		picked[f.Path] = true
+		for p := store.ParentPath(f.Path); p != folder.Path && p != "/"; p = store.ParentPath(p) {
+			picked[p] = true
+		}
+		if f.IsFolder() {
+			pickedFolders = append(pickedFolders, f.Path)
+		}
+	}
+	var out []store.File
+	for _, f := range below {
+		keep := picked[f.Path]
+		for _, p := range pickedFolders {
+			keep = keep || isBelow(f.Path, p)
+		}
+		if keep {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// isBelow reports whether path lies strictly inside folder.
+func isBelow(path, folder string) bool {
+	if folder == "/" {
+		return path != "/"
+	}
+	return strings.HasPrefix(path, folder+"/")
+}
+
+// applyDependencyRule enforces the backup rule of spec 4.2 on the plan.
+func (p *backupPlan) applyDependencyRule(ctx context.Context, sources map[int64][]store.File, vis *store.Visibility) error {
+	inArchive := map[int64]bool{}
+	for _, f := range p.files {
+		inArchive[f.ID] = true
+	}
+	outside := func(f store.File) []store.File {
+		var out []store.File
+		for _, src := range sources[f.ID] {
+			if !inArchive[src.ID] {
+				out = append(out, src)
+			}
+		}
+		return out
+	}
+	switch {
+	case p.flags[model.FlagSkipFilesWithMissingDependencies]:
+		for changed := true; changed; { // leaving a file out may strand what reads from it
+			changed = false
+			kept := p.files[:0]
+			for _, f := range p.files {
+				if len(outside(f)) > 0 {
+					delete(inArchive, f.ID)
+					changed = true
+					continue
+				}
+				kept = append(kept, f)
+			}
+			p.files = kept
+		}
+		return nil
+	case p.flags[model.FlagIgnoreMissingDependencies]:
+		return nil
+	}
+	var dependents, reasons []string
+	named := map[string]bool{}
+	var missing []string
+	for _, f := range p.files {
+		for _, src := range outside(f) {
+			name := src.Path
+			if visible, err := vis.Visible(ctx, src); err != nil {
+				return err
+			} else if !visible {
+				name = "a file you cannot read"
+			}
+			reasons = append(reasons, fmt.Sprintf("%s reads from %s", f.Path, name))
+			if !named[name] && name == src.Path {
+				named[name] = true
+				missing = append(missing, name)
+			}
+		}
+		if len(outside(f)) > 0 {
+			dependents = append(dependents, f.Path)
+		}
+	}
+	if len(reasons) == 0 {
+		return nil
+	}
+	if len(reasons) > 10 {
+		reasons = append(reasons[:10], fmt.Sprintf("and %d more", len(reasons)-10))
+	}
+	return &store.RestoreError{Err: store.ErrConflict, Paths: missing,
+		Reason: fmt.Sprintf("%d file(s) depend on files outside the backup (back up with ignoreMissingDependencies to include them anyway, or skipFilesWithMissingDependencies to leave them out): %s",
+			len(dependents), strings.Join(reasons, "; "))}
+}
+
+// metaSections are the metadata sections the flags ask for. includeOwner
+// records owners and includeSharing the others' flags, as restore reads
+// them back (the spec's backup table crosses the two descriptions).
+func metaSections(flags map[string]bool) []string {
+	var sections []string
+	for _, fs := range []struct{ flag, section string }{
+		{model.FlagIncludeOwner, archive.SectionOwner},
+		{model.FlagIncludeSharing, archive.SectionSharing},
+		{model.FlagIncludeGroupPermissions, archive.SectionGroupPermissions},
+		{model.FlagIncludeDataPermissions, archive.SectionDataPermissions},
+	} {
+		if flags[fs.flag] {
+			sections = append(sections, fs.section)
+		}
+	}
+	return sections
+}
+
+// writeBackup streams the archive: folders as directories, each file as
+// <name>.<extension> with the JSON a read of it returns, and the asked-for
+// owners and permissions in archive.MetadataName. Once the first byte is
+// sent the status cannot change, so a later failure cuts the answer short
+// (the client sees a broken archive, never a wrong but valid one).
+func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backupPlan) {
+	name := plan.folder.Name
+	if plan.folder.ID == store.RootID {
+		name = "root"
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name + ".zip"}))
+	w.WriteHeader(http.StatusOK)
+	buf := bufio.NewWriterSize(w, 64<<10)
+	sections := metaSections(plan.flags)
+	zw := archive.NewWriter(buf, sections)
+	for _, f := range plan.files {
+		if err := s.addToArchive(r.Context(), zw, plan, f, sections); err != nil {
+			log.Printf("backup %s: %v", plan.folder.Path, err)
+			panic(http.ErrAbortHandler)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		log.Printf("backup %s: %v", plan.folder.Path, err)
+		panic(http.ErrAbortHandler)
+	}
+	if err := buf.Flush(); err != nil {
+		log.Printf("backup %s: %v", plan.folder.Path, err)
+	}
+}
+
+func (s *Server) addToArchive(ctx context.Context, zw *archive.Writer, plan backupPlan, f store.File, sections []string) error {
+	rel := strings.TrimPrefix(strings.TrimPrefix(f.Path, plan.folder.Path), "/")
+	meta, err := s.fileMeta(ctx, f, plan.flags, sections)
+	if err != nil {
+		return err
+	}
+	if f.IsFolder() {
+		return zw.AddFolder(rel, meta)
+	}
+	cfg, err := s.store.Configuration(ctx, f)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(encodeSecrets(cfg))
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Path, err)
+	}
+	return zw.AddFile(rel, body, meta)
+}
+
+// fileMeta is what the metadata records of a file for the flags given (nil with none).
+func (s *Server) fileMeta(ctx context.Context, f store.File, flags map[string]bool, sections []string) (*archive.FileMeta, error) {
+	if len(sections) == 0 {
+		return nil, nil
+	}
+	meta := &archive.FileMeta{}
+	if flags[model.FlagIncludeOwner] {
+		meta.Owner = f.Owner
+	}
+	if flags[model.FlagIncludeSharing] {
+		others := f.Others
+		meta.Others = &others
+	}
+	wantData := flags[model.FlagIncludeDataPermissions] && f.Kind == model.KindWorkbook
+	if !flags[model.FlagIncludeGroupPermissions] && !wantData {
+		return meta, nil
+	}
+	groups, err := s.store.GroupPermissions(ctx, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	if flags[model.FlagIncludeGroupPermissions] {
+		for _, g := range groups {
+			meta.Groups = append(meta.Groups, model.GroupPermission{Name: g.Group.Name, Flags: g.Flags})
+		}
+	}
+	if wantData {
+		meta.Data = &archive.DataPermissions{OthersReadable: f.Others.Readable}
+		for _, g := range groups {
+			if g.Flags.Readable {
+				meta.Data.ReadableGroups = append(meta.Data.ReadableGroups, g.Group.Name)
+			}
+		}
+	}
+	return meta, nil
+}
+
+// restore takes a ZIP upload into a folder (spec 4.3): the upload is spooled
+// to a temporary file within the archive caps, every entry validated, and
+// then applied in one transaction, so a refusal or a crash changes nothing.
+func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
+	flags, err := flagSet(r, model.RestoreFlags)
+	if err != nil {
+		writeFailure(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || (mt != "application/zip" && mt != "application/x-zip-compressed") {
+		writeFailure(w, http.StatusUnsupportedMediaType, fmt.Sprintf("restore takes Content-Type application/zip, not %q", r.Header.Get("Content-Type")))
+		return
+	}
+	limits := s.cfg.ArchiveLimits.WithDefaults()
+	if r.ContentLength > limits.MaxUploadBytes {
+		writeFailure(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the archive (%d bytes) exceeds %d bytes", r.ContentLength, limits.MaxUploadBytes))
+		return
+	}
+	target, ok := s.restoreTarget(w, r)
+	if !ok {
+		return
+	}
+	spoolDir := filepath.Join(s.cfg.DataDir, "tmp")
+	if err := os.MkdirAll(spoolDir, 0o700); err != nil {
+		writeError(w, err)
+		return
+	}
+	a, err := archive.Read(r.Body, spoolDir, limits)
+	if err != nil {
+		writeArchiveError(w, err)
+		return
+	}
+	defer a.Close()
+	opt := store.RestoreOptions{
+		Overwrite:                        flags[model.FlagOverwrite],
+		SkipFilesWithMissingDependencies: flags[model.FlagSkipFilesWithMissingDependencies],
+		IncludeDataPermissions:           flags[model.FlagIncludeDataPermissions],
+		IncludeGroupPermissions:          flags[model.FlagIncludeGroupPermissions],
+		IgnoreUnknownGroups:              flags[model.FlagIgnoreUnknownGroups],
+		IncludeSharing:                   flags[model.FlagIncludeSharing],
+		IncludeOwner:                     flags[model.FlagIncludeOwner],
+		SubstituteMissingUser:            flags[model.FlagSubstituteMissingUser],
+	}
+	var result model.RestoreResult
+	err = s.store.InTx(r.Context(), func(tx *store.Tx) error {
+		var err error
+		if result, err = tx.Restore(r.Context(), userFrom(r), target, a, opt); err != nil {
+			return err
+		}
+		if beforeRestoreCommit != nil {
+			beforeRestoreCommit()
+		}
+		return nil
+	})
+	if err != nil {
+		writeArchiveError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, result)
+}
+
+// restoreTarget resolves the folder to restore into. A path that does not
+// exist is returned to be created (spec 4.3 rule 4); an id or UUID must name
+// a folder the user sees. On failure it answers and returns false.
+func (s *Server) restoreTarget(w http.ResponseWriter, r *http.Request) (store.RestoreTarget, bool) {
+	ref := r.PathValue("ref")
+	f, _, err := s.resolve(r, ref)
+	switch {
+	case err == nil && !f.IsFolder():
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("restore target %s is not a folder", f.Path))
+		return store.RestoreTarget{}, false
+	case err == nil:
+		return store.RestoreTarget{Folder: f}, true
+	case errors.Is(err, store.ErrNotFound) && isPathRef(ref):
+		path := ref
+		if !strings.HasPrefix(path, "/") {
+			path = "/" + path
+		}
+		return store.RestoreTarget{Path: path}, true
+	}
+	writeError(w, err)
+	return store.RestoreTarget{}, false
+}
+
+// isPathRef reports whether a <ref> is a path rather than a file id or a UUID.
+func isPathRef(ref string) bool {
+	if _, err := strconv.ParseInt(ref, 10, 64); err == nil {
+		return false
+	}
+	return !(len(ref) == 36 && uuid.Validate(ref) == nil)
+}
+
+// writeArchiveError answers a refused restore or backup: 413 past a cap,
+// 400 a bad archive, 403 missing write permission, 409 an archive that does
+// not fit the target (with the paths), else as writeError.
+func writeArchiveError(w http.ResponseWriter, err error) {
+	var refused *store.RestoreError
+	switch {
+	case errors.Is(err, archive.ErrTooLarge):
+		writeFailure(w, http.StatusRequestEntityTooLarge, err.Error())
+	case errors.Is(err, archive.ErrInvalid):
+		writeFailure(w, http.StatusBadRequest, err.Error())
+	case errors.As(err, &refused):
+		code := http.StatusConflict
+		switch {
+		case errors.Is(err, store.ErrForbidden):
+			code = http.StatusForbidden
+		case errors.Is(err, store.ErrBadInput):
+			code = http.StatusBadRequest
+		}
+		writeJSON(w, code, model.Failure{Status: model.StatusFailure, Reason: refused.Reason, Paths: refused.Paths})
+	default:
+		writeError(w, err)
+	}
+}

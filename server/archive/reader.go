@@ -45,8 +45,8 @@ var DefaultLimits = Limits{
 	MaxEntries:     200_000,
 }
 
-// withDefaults fills the zero fields of l from DefaultLimits.
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns l with its zero fields taken from DefaultLimits.
+func (l Limits) WithDefaults() Limits {
 	if l.MaxUploadBytes <= 0 {
 		l.MaxUploadBytes = DefaultLimits.MaxUploadBytes
 	}
@@ -88,7 +88,7 @@ type Archive struct {
 // limits.MaxUploadBytes; ErrTooLarge past it) and validates it with Open.
 // Close removes the temporary file.
 func Read(r io.Reader, dir string, limits Limits) (*Archive, error) {
-	limits = limits.withDefaults()
+	limits = limits.WithDefaults()
 	spool, err := os.CreateTemp(dir, "restore-*.zip")
 	if err != nil {
 		return nil, fmt.Errorf("spool upload: %w", err)
@@ -132,7 +132,7 @@ func (a *Archive) Close() error {
 // duplicates, and the caps. It decompresses every entry once to check that
 // its real size and checksum match its header.
 func Open(ra io.ReaderAt, size int64, limits Limits) (*Archive, error) {
-	limits = limits.withDefaults()
+	limits = limits.WithDefaults()
 	if size > limits.MaxUploadBytes {
 		return nil, fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
 	}

@@ -1,0 +1,683 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/archive"
+)
+
+// RestoreOptions are the flags of a restore, spec section 4.3.
+type RestoreOptions struct {
+	Overwrite                        bool
+	SkipFilesWithMissingDependencies bool
+	IncludeDataPermissions           bool
+	IncludeGroupPermissions          bool
+	IgnoreUnknownGroups              bool
+	IncludeSharing                   bool
+	IncludeOwner                     bool
+	SubstituteMissingUser            bool
+}
+
+// Errors a RestoreError wraps besides ErrBadInput: the archive does not fit
+// the target (answer 409), or the user may not change what it would change (403).
+var (
+	ErrConflict  = errors.New("restore conflict")
+	ErrForbidden = errors.New("not allowed")
+)
+
+// RestoreError refuses a restore as a whole; Paths names the files it is about.
+type RestoreError struct {
+	Err    error // ErrConflict, ErrForbidden or ErrBadInput
+	Reason string
+	Paths  []string
+}
+
+func (e *RestoreError) Error() string { return e.Reason }
+
+// Unwrap lets errors.Is match the kind of refusal.
+func (e *RestoreError) Unwrap() error { return e.Err }
+
+// RestoreTarget is where a restore goes: an existing folder, or (Folder.ID
+// 0) a path to create, with the folders above it that are missing.
+type RestoreTarget struct {
+	Folder File
+	Path   string
+}
+
+// restoreEntry is an archive entry on its way into the tree.
+type restoreEntry struct {
+	archive.Entry
+	target   string // its path in the tree
+	origUUID string // file.uuid of its representation
+	sources  []sourceLink
+	existing *File // what the target path holds before the restore
+	skipped  string
+	meta     archive.FileMeta
+	created  File
+}
+
+// sourceLink is one source of a file: another entry of the archive
+// (internal >= 0) or a file already in the tree.
+type sourceLink struct {
+	ref      model.SourceRef
+	internal int
+	external File
+}
+
+type restorer struct {
+	q        Queries
+	user     User
+	opt      RestoreOptions
+	archive  *archive.Archive
+	entries  []*restoreEntry
+	byTarget map[string]*restoreEntry
+	users    map[string]int64
+	groups   map[string]int64
+}
+
+// Restore puts an archive's folders and files under the target, as spec 4.3
+// says, with user as the uploader. It must run in one transaction (Store.InTx):
+// on any error nothing it did may stay. Refusals are *RestoreError
+// (conflicts, unknown owners or groups, missing dependencies, missing write
+// permission) or *DependentsError (overwriting a file others read from).
+func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a *archive.Archive, opt RestoreOptions) (model.RestoreResult, error) {
+	r := &restorer{q: q, user: user, opt: opt, archive: a, byTarget: map[string]*restoreEntry{},
+		users: map[string]int64{}, groups: map[string]int64{}}
+	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
+	root, err := r.targetFolder(ctx, target)
+	if err != nil {
+		return result, err
+	}
+	steps := []func(context.Context, File) error{r.index, r.resolveSources, r.checkExisting, r.resolveOwnersAndGroups, r.replaceExisting, r.create}
+	for _, step := range steps {
+		if err := step(ctx, root); err != nil {
+			return result, err
+		}
+	}
+	for _, e := range r.entries {
+		if e.skipped != "" {
+			result.Skipped = append(result.Skipped, model.SkippedFile{Path: e.target, Reason: e.skipped})
+		} else {
+			result.Restored = append(result.Restored, e.target)
+		}
+	}
+	return result, nil
+}
+
+// targetFolder returns the folder to restore into, creating it (and the
+// folders above it) when it is given by a path that does not exist. The
+// user needs write permission on it, or on the folder it is created in.
+func (r *restorer) targetFolder(ctx context.Context, target RestoreTarget) (File, error) {
+	if target.Folder.ID != 0 {
+		return target.Folder, r.mayWrite(ctx, target.Folder)
+	}
+	path, err := CleanPath(target.Path)
+	if err != nil {
+		return File{}, err
+	}
+	var missing []string
+	for p := path; ; p = ParentPath(p) {
+		f, err := r.q.FileByPath(ctx, p)
+		if errors.Is(err, ErrNotFound) {
+			missing = append(missing, p)
+			continue
+		}
+		if err != nil {
+			return File{}, err
+		}
+		if !f.IsFolder() {
+			return File{}, &RestoreError{Err: ErrBadInput, Reason: fmt.Sprintf("%s is not a folder", f.Path), Paths: []string{f.Path}}
+		}
+		if err := r.mayWrite(ctx, f); err != nil {
+			return File{}, err
+		}
+		break
+	}
+	var folder File
+	for i := len(missing) - 1; i >= 0; i-- {
+		if folder, err = r.q.CreateFile(ctx, NewFile{Path: missing[i], OwnerID: r.user.ID}); err != nil {
+			return File{}, fmt.Errorf("create target folder: %w", err)
+		}
+	}
+	return folder, nil
+}
+
+func (r *restorer) mayWrite(ctx context.Context, f File) error {
+	rights, visible, err := r.q.Access(ctx, r.user, f)
+	if err != nil {
+		return err
+	}
+	if !visible {
+		return fmt.Errorf("folder %s: %w", f.Path, ErrNotFound)
+	}
+	if !rights.Write {
+		return &RestoreError{Err: ErrForbidden, Reason: fmt.Sprintf("%s: write permission required", f.Path), Paths: []string{f.Path}}
+	}
+	return nil
+}
+
+// index reads every file's representation once, for its identity and its
+// sources; bodies are read again when the file is created, so the archive
+// is never held in memory.
+func (r *restorer) index(ctx context.Context, root File) error {
+	byUUID := map[string]int{}
+	byOrigPath := map[string]int{}
+	for i, e := range r.archive.Entries {
+		re := &restoreEntry{Entry: e, target: joinPath(root.Path, e.Path)}
+		r.entries = append(r.entries, re)
+		r.byTarget[re.target] = re
+		if m := r.archive.Metadata; m != nil {
+			re.meta = m.Files[e.Path]
+		}
+		if e.IsFolder() {
+			continue
+		}
+		cfg, err := r.representation(e)
+		if err != nil {
+			return err
+		}
+		re.origUUID = strings.ToLower(cfg.File.UUID)
+		if re.origUUID != "" {
+			byUUID[re.origUUID] = i
+		}
+		// file.path ends with the entry's path below the folder backed up.
+		if strings.HasSuffix(cfg.File.Path, "/"+e.Path) {
+			byOrigPath[cfg.File.Path] = i
+		}
+		for _, src := range cfg.Sources {
+			re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
+		}
+	}
+	for _, re := range r.entries {
+		for k := range re.sources {
+			link := &re.sources[k]
+			if i, ok := byUUID[strings.ToLower(link.ref.UUID)]; ok && link.ref.UUID != "" {
+				link.internal = i
+			} else if i, ok := byOrigPath[link.ref.Path]; ok && link.ref.Path != "" {
+				link.internal = i
+			}
+		}
+	}
+	return nil
+}
+
+func (r *restorer) representation(e archive.Entry) (model.Configuration, error) {
+	body, err := r.archive.ReadFile(e)
+	if err != nil {
+		return model.Configuration{}, &RestoreError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
+	}
+	var cfg model.Configuration
+	if err := json.Unmarshal(body, &cfg); err != nil {
+		return model.Configuration{}, &RestoreError{Err: ErrBadInput,
+			Reason: fmt.Sprintf("entry %s is not a configuration's JSON: %v", e.Path, err), Paths: []string{e.Path}}
+	}
+	return cfg, nil
+}
+
+// checkExisting finds what the target paths hold: folders are reused,
+// files conflict unless overwrite is given, a folder where a file is (or
+// the reverse) always conflicts. Reused folders and overwritten files need
+// write permission.
+func (r *restorer) checkExisting(ctx context.Context, root File) error {
+	var conflicts, clashes, forbidden []string
+	for _, e := range r.entries {
+		if e.skipped != "" {
+			continue
+		}
+		f, err := r.q.FileByPath(ctx, e.target)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		e.existing = &f
+		switch {
+		case f.IsFolder() != e.IsFolder():
+			clashes = append(clashes, e.target)
+			continue
+		case !f.IsFolder() && !r.opt.Overwrite:
+			conflicts = append(conflicts, e.target)
+			continue
+		}
+		rights, _, err := r.q.Access(ctx, r.user, f)
+		if err != nil {
+			return err
+		}
+		if !rights.Write {
+			forbidden = append(forbidden, e.target)
+		}
+	}
+	switch {
+	case len(clashes) > 0:
+		return &RestoreError{Err: ErrConflict, Paths: clashes,
+			Reason: fmt.Sprintf("%d path(s) hold a folder where the archive has a file, or the reverse: %s", len(clashes), listed(clashes))}
+	case len(conflicts) > 0:
+		return &RestoreError{Err: ErrConflict, Paths: conflicts,
+			Reason: fmt.Sprintf("%d file(s) already exist in the target (restore with overwrite to replace them): %s", len(conflicts), listed(conflicts))}
+	case len(forbidden) > 0:
+		return &RestoreError{Err: ErrForbidden, Paths: forbidden,
+			Reason: fmt.Sprintf("write permission required on %d existing file(s) or folder(s): %s", len(forbidden), listed(forbidden))}
+	}
+	return nil
+}
+
+// resolveSources finds every source outside the archive in the tree (by
+// UUID, then by path, among the files the user may see). A file whose
+// sources do not resolve is skipped with skipFilesWithMissingDependencies,
+// and so is every file that reads from a skipped one; otherwise the restore
+// fails naming them.
+func (r *restorer) resolveSources(ctx context.Context, _ File) error {
+	var unresolved []string
+	var reasons []string
+	for _, e := range r.entries {
+		for k := range e.sources {
+			link := &e.sources[k]
+			if link.internal >= 0 {
+				continue
+			}
+			f, ok, err := r.findSource(ctx, link.ref)
+			if err != nil {
+				return err
+			}
+			if ok {
+				link.external = f
+				continue
+			}
+			name := link.ref.Path
+			if name == "" {
+				name = link.ref.UUID
+			}
+			if e.skipped == "" {
+				e.skipped = "source " + name + " cannot be resolved"
+				unresolved = append(unresolved, e.target)
+				reasons = append(reasons, fmt.Sprintf("%s reads from %s", e.target, name))
+			}
+		}
+	}
+	if len(unresolved) > 0 && !r.opt.SkipFilesWithMissingDependencies {
+		return &RestoreError{Err: ErrConflict, Paths: unresolved,
+			Reason: fmt.Sprintf("%d file(s) have dependencies that are neither in the archive nor in the tree (restore with skipFilesWithMissingDependencies to leave them out): %s",
+				len(unresolved), listed(reasons))}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, e := range r.entries {
+			if e.skipped != "" {
+				continue
+			}
+			for _, link := range e.sources {
+				if link.internal >= 0 && r.entries[link.internal].skipped != "" {
+					e.skipped = "depends on skipped " + r.entries[link.internal].target
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (r *restorer) findSource(ctx context.Context, ref model.SourceRef) (File, bool, error) {
+	for _, try := range []model.SourceRef{{UUID: ref.UUID}, {Path: ref.Path}} {
+		if try == (model.SourceRef{}) {
+			continue
+		}
+		f, err := r.q.ResolveSource(ctx, try)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return File{}, false, err
+		}
+		if _, visible, err := r.q.Access(ctx, r.user, f); err != nil || !visible {
+			return File{}, false, err
+		}
+		return f, true, nil
+	}
+	return File{}, false, nil
+}
+
+// resolveOwnersAndGroups looks up the users and groups the metadata names,
+// for the flags that use them: an unknown owner aborts unless
+// substituteMissingUser (then the uploader owns the file); an unknown group
+// fails unless ignoreUnknownGroups (then its entry is dropped).
+func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ File) error {
+	m := r.archive.Metadata
+	useOwners := r.opt.IncludeOwner && m.Includes(archive.SectionOwner)
+	useGroups := r.opt.IncludeGroupPermissions && m.Includes(archive.SectionGroupPermissions)
+	useData := r.opt.IncludeDataPermissions && m.Includes(archive.SectionDataPermissions)
+	unknownUsers, unknownGroups := map[string]bool{}, map[string]bool{}
+	var userPaths, groupPaths []string
+	for _, e := range r.entries {
+		if e.skipped != "" {
+			continue
+		}
+		if useOwners && e.meta.Owner != "" {
+			known, err := r.knownUser(ctx, e.meta.Owner)
+			if err != nil {
+				return err
+			}
+			if !known && !r.opt.SubstituteMissingUser {
+				unknownUsers[e.meta.Owner] = true
+				userPaths = append(userPaths, e.target)
+			}
+		}
+		var names []string
+		if useGroups {
+			for _, g := range e.meta.Groups {
+				names = append(names, g.Name)
+			}
+		}
+		if useData && e.Kind == model.KindWorkbook && e.meta.Data != nil {
+			names = append(names, e.meta.Data.ReadableGroups...)
+		}
+		missing := false
+		for _, name := range names {
+			known, err := r.knownGroup(ctx, name)
+			if err != nil {
+				return err
+			}
+			if !known && !r.opt.IgnoreUnknownGroups {
+				unknownGroups[name] = true
+				missing = true
+			}
+		}
+		if missing {
+			groupPaths = append(groupPaths, e.target)
+		}
+	}
+	if len(unknownUsers) > 0 {
+		return &RestoreError{Err: ErrConflict, Paths: userPaths,
+			Reason: fmt.Sprintf("unknown owner(s) %s (restore with substituteMissingUser to own those files yourself)", listed(sortedKeys(unknownUsers)))}
+	}
+	if len(unknownGroups) > 0 {
+		return &RestoreError{Err: ErrConflict, Paths: groupPaths,
+			Reason: fmt.Sprintf("unknown group(s) %s (restore with ignoreUnknownGroups to leave them out)", listed(sortedKeys(unknownGroups)))}
+	}
+	return nil
+}
+
+func (r *restorer) knownUser(ctx context.Context, name string) (bool, error) {
+	if _, ok := r.users[name]; ok {
+		return true, nil
+	}
+	if name == SystemOwner {
+		r.users[name] = 0
+		return true, nil
+	}
+	u, err := r.q.UserByName(ctx, name)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	r.users[name] = u.ID
+	return true, nil
+}
+
+func (r *restorer) knownGroup(ctx context.Context, name string) (bool, error) {
+	if _, ok := r.groups[name]; ok {
+		return true, nil
+	}
+	g, err := r.q.GroupByName(ctx, name)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	r.groups[name] = g.ID
+	return true, nil
+}
+
+// replaceExisting deletes the files overwrite replaces (they are created
+// anew, never merged). A file that files outside the replaced set read from
+// is not replaced: the restore fails naming those dependents.
+func (r *restorer) replaceExisting(ctx context.Context, _ File) error {
+	replaced := map[int64]File{}
+	for _, e := range r.entries {
+		if e.existing != nil && !e.IsFolder() && e.skipped == "" {
+			replaced[e.existing.ID] = *e.existing
+		}
+	}
+	if len(replaced) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(replaced))
+	for id := range replaced {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return replaced[ids[i]].Path < replaced[ids[j]].Path })
+	for _, id := range ids {
+		dependents, err := r.q.Dependents(ctx, id)
+		if err != nil {
+			return err
+		}
+		blocked := &DependentsError{Path: replaced[id].Path}
+		for _, d := range dependents {
+			if _, alsoReplaced := replaced[d.ID]; !alsoReplaced {
+				blocked.Paths = append(blocked.Paths, d.Path)
+			}
+		}
+		if len(blocked.Paths) > 0 {
+			return blocked
+		}
+	}
+	for _, stmt := range []string{`DELETE FROM file_sources WHERE file_id = ?`, `DELETE FROM files WHERE id = ?`} {
+		for _, id := range ids {
+			if _, err := r.q.q.ExecContext(ctx, stmt, id); err != nil {
+				return fmt.Errorf("overwrite %s: %w", replaced[id].Path, err)
+			}
+		}
+	}
+	return nil
+}
+
+// create makes the folders, then the files with every source created before
+// the files that read from it.
+func (r *restorer) create(ctx context.Context, root File) error {
+	for _, e := range r.entries {
+		if e.IsFolder() {
+			if err := r.createFolder(ctx, e); err != nil {
+				return err
+			}
+		}
+	}
+	state := make([]int8, len(r.entries)) // 0 new, 1 being created, 2 done
+	var visit func(i int) error
+	visit = func(i int) error {
+		e := r.entries[i]
+		switch {
+		case state[i] == 2 || e.skipped != "" || e.IsFolder():
+			return nil
+		case state[i] == 1:
+			return &RestoreError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s reads from itself through its sources", e.Path)}
+		}
+		state[i] = 1
+		for _, link := range e.sources {
+			if link.internal >= 0 {
+				if err := visit(link.internal); err != nil {
+					return err
+				}
+			}
+		}
+		if err := r.createFile(ctx, e); err != nil {
+			return err
+		}
+		state[i] = 2
+		return nil
+	}
+	for i := range r.entries {
+		if err := visit(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
+	parent, err := r.q.FileByPath(ctx, ParentPath(e.target))
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", e.target, err)
+	}
+	perms, err := r.permissions(ctx, parent.ID, e)
+	if err != nil {
+		return err
+	}
+	if e.existing == nil {
+		e.created, err = r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), Permissions: perms})
+		if err != nil {
+			return fmt.Errorf("restore %s: %w", e.target, err)
+		}
+		return nil
+	}
+	// A folder that exists is kept; overwrite takes its recorded owner and permissions.
+	e.created = *e.existing
+	if !r.opt.Overwrite {
+		return nil
+	}
+	if r.opt.IncludeOwner && r.archive.Metadata.Includes(archive.SectionOwner) {
+		if err := r.q.SetOwner(ctx, e.existing.ID, r.owner(e)); err != nil {
+			return err
+		}
+	}
+	if perms == nil {
+		return nil
+	}
+	if err := r.q.SetOthers(ctx, e.existing.ID, perms.Others); err != nil {
+		return err
+	}
+	if _, err := r.q.q.ExecContext(ctx, `DELETE FROM file_groups WHERE file_id = ?`, e.existing.ID); err != nil {
+		return fmt.Errorf("restore %s: %w", e.target, err)
+	}
+	for gid, flags := range perms.Groups {
+		if err := r.q.CreateGroupPermission(ctx, e.existing.ID, gid, flags); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
+	cfg, err := r.representation(e.Entry)
+	if err != nil {
+		return err
+	}
+	cfg.Sources = make([]model.SourceRef, len(e.sources))
+	for k, link := range e.sources {
+		if link.internal >= 0 {
+			cfg.Sources[k] = model.SourceRef{UUID: r.entries[link.internal].created.UUID}
+		} else {
+			cfg.Sources[k] = model.SourceRef{UUID: link.external.UUID}
+		}
+	}
+	parent, err := r.q.FileByPath(ctx, ParentPath(e.target))
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", e.target, err)
+	}
+	perms, err := r.permissions(ctx, parent.ID, e)
+	if err != nil {
+		return err
+	}
+	// A file keeps its identity unless that UUID is taken (a copy beside the original).
+	id := e.origUUID
+	if id != "" {
+		if _, err := r.q.FileByUUID(ctx, id); err == nil {
+			id = ""
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+	}
+	e.created, err = r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms})
+	if err != nil {
+		if errors.Is(err, ErrBadInput) {
+			return &RestoreError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
+		}
+		return fmt.Errorf("restore %s: %w", e.target, err)
+	}
+	return nil
+}
+
+// owner is who owns a restored entry: the uploader, or with includeOwner the
+// recorded owner when known (unknown ones were refused or are substituted).
+func (r *restorer) owner(e *restoreEntry) int64 {
+	if r.opt.IncludeOwner && r.archive.Metadata.Includes(archive.SectionOwner) && e.meta.Owner != "" {
+		if id, ok := r.users[e.meta.Owner]; ok {
+			return id
+		}
+	}
+	return r.user.ID
+}
+
+// permissions returns the flags of a restored entry: nil (the parent
+// folder's, the default) unless a flag restores recorded ones. includeSharing
+// sets others' flags, includeGroupPermissions replaces the group entries,
+// includeDataPermissions gives a workbook's recorded readers read access.
+func (r *restorer) permissions(ctx context.Context, parentID int64, e *restoreEntry) (*Permissions, error) {
+	m := r.archive.Metadata
+	sharing := r.opt.IncludeSharing && m.Includes(archive.SectionSharing) && e.meta.Others != nil
+	groups := r.opt.IncludeGroupPermissions && m.Includes(archive.SectionGroupPermissions)
+	data := r.opt.IncludeDataPermissions && m.Includes(archive.SectionDataPermissions) && e.Kind == model.KindWorkbook && e.meta.Data != nil
+	if !sharing && !groups && !data {
+		return nil, nil
+	}
+	p, err := r.q.permissionsOf(ctx, parentID)
+	if err != nil {
+		return nil, err
+	}
+	if sharing {
+		p.Others = *e.meta.Others
+	}
+	if groups {
+		p.Groups = map[int64]model.Flags{}
+		for _, g := range e.meta.Groups {
+			if id, ok := r.groups[g.Name]; ok {
+				p.Groups[id] = g.Flags
+			}
+		}
+	}
+	if data {
+		p.Others.Readable = e.meta.Data.OthersReadable
+		for _, name := range e.meta.Data.ReadableGroups {
+			if id, ok := r.groups[name]; ok {
+				flags := p.Groups[id]
+				flags.Readable = true
+				p.Groups[id] = flags
+			}
+		}
+	}
+	return p, nil
+}
+
+func joinPath(folder, rel string) string {
+	if folder == "/" {
+		return "/" + rel
+	}
+	return folder + "/" + rel
+}
+
+func sortedKeys(set map[string]bool) []string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// listed joins names for a reason, at most ten of them.
+func listed(names []string) string {
+	const most = 10
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:most], ", ") + fmt.Sprintf(" and %d more", len(names)-most)
+}
