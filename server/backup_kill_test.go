@@ -1,0 +1,130 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// killHelperEnv names the data directory a helper process serves from.
+const killHelperEnv = "DAP_RESTORE_KILL_HELPER_DIR"
+
+// restoreApplied is what the helper prints when a restore has made all its
+// changes and waits, uncommitted, to be killed.
+const restoreApplied = "RESTORE-APPLIED"
+
+// TestRestoreKillHelper is the server process TestRestoreSurvivesSIGKILL
+// kills; it does nothing in a normal run.
+func TestRestoreKillHelper(t *testing.T) {
+	dir := os.Getenv(killHelperEnv)
+	if dir == "" {
+		t.Skip("runs only as the helper process of TestRestoreSurvivesSIGKILL")
+	}
+	srv, err := New(Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	beforeRestoreCommit = func() {
+		fmt.Println(restoreApplied)
+		time.Sleep(time.Minute) // killed long before
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("listening on http://" + ln.Addr().String())
+	http.Serve(ln, srv.Handler())
+}
+
+// TestRestoreSurvivesSIGKILL kills a server process with SIGKILL while a
+// restore's changes are made but not committed: the data directory opens
+// again with the tree exactly as it was before.
+func TestRestoreSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server process")
+	}
+	dir := t.TempDir()
+	before, archive := func() ([]byte, []byte) {
+		srv, err := New(Config{DataDir: dir, DemoData: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		ts := httptest.NewServer(srv.Handler())
+		defer ts.Close()
+		return download(t, ts.URL, "/api/filesystem/folders/1/backup"), download(t, ts.URL, "/api/filesystem/folders/%2FData/backup")
+	}()
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRestoreKillHelper$")
+	cmd.Env = append(os.Environ(), killHelperEnv+"="+dir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stdout)
+	waitFor := func(prefix string) string {
+		for lines.Scan() {
+			if strings.HasPrefix(lines.Text(), prefix) {
+				return lines.Text()
+			}
+		}
+		t.Fatalf("helper ended before printing %q", prefix)
+		return ""
+	}
+	base := strings.TrimPrefix(waitFor("listening on "), "listening on ")
+	go func() { // the answer never comes: the server dies first
+		req, _ := http.NewRequest(http.MethodPut, base+"/api/filesystem/folders/%2FKilled%2FData/restore?includeOwner", bytes.NewReader(archive))
+		req.SetBasicAuth("admin", "admin")
+		req.Header.Set("Content-Type", "application/zip")
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	waitFor(restoreApplied)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	srv, err := New(Config{DataDir: dir})
+	if err != nil {
+		t.Fatalf("the data directory does not open after the kill: %v", err)
+	}
+	defer srv.Close()
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	if after := download(t, ts.URL, "/api/filesystem/folders/1/backup"); !bytes.Equal(before, after) {
+		t.Fatal("the tree after the kill differs from the tree before the restore")
+	}
+}
+
+func download(t *testing.T, base, path string) []byte {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+	req.SetBasicAuth("admin", "admin")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v %s", path, resp.StatusCode, err, body)
+	}
+	return body
+}
