@@ -2,7 +2,9 @@ package ui
 
 import (
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/connections"
 	"github.com/dapconsole/dapconsole/ui/folders"
+	"github.com/dapconsole/dapconsole/ui/jobs"
 )
 
 // defaultPanes returns the console's panes in tab order (keys 1, 2, 3).
@@ -10,7 +12,7 @@ import (
 func defaultPanes(ctx *common.Context) []common.Pane {
 	return []common.Pane{
 		folders.New(ctx),
-		newPlaceholder(ctx, "Connections", "coming: connections and their dependency graph"),
-		newPlaceholder(ctx, "Jobs", "coming: the live job dashboard"),
+		connections.New(ctx),
+		jobs.New(ctx),
 	}
 }

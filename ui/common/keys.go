@@ -7,18 +7,30 @@ import "charm.land/bubbles/v2/key"
 // that need a key of their own add a field here rather than declaring a
 // binding of their own.
 type KeyMap struct {
-	// Navigation.
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Open, Close                             key.Binding
+	// Navigation. Move is Up and Down together, for short help lines.
+	Up, Down, Move, PageUp, PageDown, Top, Bottom key.Binding
+	Open, Close                                   key.Binding
 
 	// Actions on the selection.
 	Mark, Filter, Refresh, Permissions, Backup, Restore key.Binding
 
 	// Editing (write keys, disabled in read-only mode).
 	Toggle, Add, Edit, New, Delete, Trigger, Stop key.Binding
+	// SequentialTrigger runs the marked jobs and their downstream
+	// dependents in order (a write key).
+	SequentialTrigger key.Binding
+
+	// Live views (the job dashboard): sort column, poll interval.
+	SortBy, SortReverse    key.Binding
+	PollFaster, PollSlower key.Binding
+	PollPause, PollOff     key.Binding
 
 	// Dialogs and forms.
 	Confirm, NextField, PrevField key.Binding
+
+	// The connections pane: hide system connections, details, and the
+	// depth of the dependency graph (it sorts with SortBy and SortReverse).
+	HideSystem, Details, LevelUp, LevelDown key.Binding
 
 	// The application.
 	Help, Command, Back, Quit, NextPane, PrevPane key.Binding
@@ -35,6 +47,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Up:       b([]string{"up", "k"}, "↑/k", "up"),
 		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		Move:     b([]string{"up", "down", "k", "j"}, "↑↓", "move"),
 		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
 		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
 		Top:      b([]string{"home", "g"}, "g/home", "top"),
@@ -57,9 +70,23 @@ func DefaultKeyMap() *KeyMap {
 		Trigger: b([]string{"t"}, "t", "trigger"),
 		Stop:    b([]string{"s"}, "s", "stop"),
 
+		SequentialTrigger: b([]string{"T"}, "T", "trigger marked in sequence"),
+
+		SortBy:      b([]string{"o"}, "o", "sort by next column"),
+		SortReverse: b([]string{"O"}, "O", "reverse sort"),
+		PollFaster:  b([]string{"+"}, "+", "poll faster"),
+		PollSlower:  b([]string{"-"}, "-", "poll slower"),
+		PollPause:   b([]string{"P"}, "P", "pause polling"),
+		PollOff:     b([]string{"0"}, "0", "polling off"),
+
 		Confirm:   b([]string{"enter"}, "enter", "confirm"),
 		NextField: b([]string{"tab", "down"}, "tab/↓", "next field"),
 		PrevField: b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
+
+		HideSystem: b([]string{"."}, ".", "hide system"),
+		Details:    b([]string{"i"}, "i", "details"),
+		LevelUp:    b([]string{"+", "="}, "+", "deeper"),
+		LevelDown:  b([]string{"-"}, "-", "shallower"),
 
 		Help:     b([]string{"?"}, "?", "help"),
 		Command:  b([]string{":"}, ":", "command"),
@@ -75,7 +102,7 @@ func DefaultKeyMap() *KeyMap {
 
 // writeKeys are the bindings that change something on the server.
 func (k *KeyMap) writeKeys() []*key.Binding {
-	return []*key.Binding{&k.Restore, &k.Toggle, &k.Add, &k.Edit, &k.New, &k.Delete, &k.Trigger, &k.Stop}
+	return []*key.Binding{&k.Restore, &k.Toggle, &k.Add, &k.Edit, &k.New, &k.Delete, &k.Trigger, &k.Stop, &k.SequentialTrigger}
 }
 
 // SetReadOnly disables every write key, so no pane can act on one; help then
@@ -91,7 +118,7 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 func (k *KeyMap) ReadOnly() bool { return k.readOnly }
 
 // ReadOnlyHelp returns, in read-only mode, display-only copies of the write
-// keys with their description marked as disabled; nil otherwise.
+// keys with their description marked ✗ (disabled); nil otherwise.
 func (k *KeyMap) ReadOnlyHelp() []key.Binding {
 	if !k.readOnly {
 		return nil
@@ -99,7 +126,7 @@ func (k *KeyMap) ReadOnlyHelp() []key.Binding {
 	var out []key.Binding
 	for _, b := range k.writeKeys() {
 		h := b.Help()
-		out = append(out, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(h.Key, h.Desc+" ✗ read-only")))
+		out = append(out, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(h.Key, h.Desc+" ✗")))
 	}
 	return out
 }

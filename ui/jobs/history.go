@@ -1,0 +1,282 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// historyPage is how many executions one history page asks for.
+const historyPage = 10
+
+// historyView is one page of a job configuration's executions.
+type historyView struct {
+	configID int64
+	label    string
+	start    int
+	entries  []model.HistoryEntry
+	cursor   int
+	loading  bool
+	req      int
+	err      string
+}
+
+// detailsView is one execution's details.
+type detailsView struct {
+	execID  int64
+	details model.JobDetails
+	loaded  bool
+	req     int
+	err     string
+}
+
+// detailsRequest opens the details of an execution (:details ID).
+type detailsRequest struct{ execID int64 }
+
+func (p *Pane) nextReq() int {
+	p.lastReq++
+	return p.lastReq
+}
+
+func (p *Pane) openHistory(configID int64, label string) tea.Cmd {
+	if configID <= 0 {
+		return common.Info("no job configuration known for " + label + " yet")
+	}
+	p.history = &historyView{configID: configID, label: label}
+	p.details = nil
+	p.mode = modeHistory
+	return p.loadHistory(0)
+}
+
+func (p *Pane) loadHistory(start int) tea.Cmd {
+	h, client := p.history, p.ctx.Client
+	if h == nil || client == nil {
+		return nil
+	}
+	h.loading, h.req = true, p.nextReq()
+	req, configID := h.req, h.configID
+	return common.StartTask(fmt.Sprintf("reading history of %s", h.label), common.Quick, func(ctx context.Context) tea.Msg {
+		entries, err := client.JobHistory(ctx, configID, start, historyPage)
+		return historyMsg{req: req, configID: configID, start: start, entries: entries, err: err}
+	})
+}
+
+func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
+	h := p.history
+	if h == nil || msg.req != h.req {
+		return nil
+	}
+	h.loading = false
+	if msg.err != nil {
+		h.err = explain("history", msg.err)
+		return common.Fail(fmt.Errorf("%s", explain("history of "+h.label, msg.err)))
+	}
+	if len(msg.entries) == 0 && msg.start > 0 {
+		return common.Info("no older executions")
+	}
+	h.err, h.start, h.entries, h.cursor = "", msg.start, msg.entries, 0
+	return nil
+}
+
+func (h *historyView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
+	k := p.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		h.cursor = max(0, h.cursor-1)
+	case key.Matches(msg, k.Down):
+		h.cursor = max(0, min(len(h.entries)-1, h.cursor+1))
+	case key.Matches(msg, k.PageDown):
+		if len(h.entries) == historyPage && !h.loading {
+			return p.loadHistory(h.start + historyPage)
+		}
+	case key.Matches(msg, k.PageUp):
+		if h.start > 0 && !h.loading {
+			return p.loadHistory(max(0, h.start-historyPage))
+		}
+	case key.Matches(msg, k.Refresh):
+		return p.loadHistory(h.start)
+	case key.Matches(msg, k.Open):
+		if e, ok := h.selected(); ok {
+			return p.openDetails(e.ID)
+		}
+	case key.Matches(msg, k.Delete):
+		if e, ok := h.selected(); ok {
+			return p.askDelete(e.ID, h.label)
+		}
+	}
+	return nil
+}
+
+func (h *historyView) selected() (model.HistoryEntry, bool) {
+	if h.cursor >= 0 && h.cursor < len(h.entries) {
+		return h.entries[h.cursor], true
+	}
+	return model.HistoryEntry{}, false
+}
+
+func (p *Pane) openDetails(execID int64) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	p.details = &detailsView{execID: execID, req: p.nextReq()}
+	p.mode = modeDetails
+	req := p.details.req
+	return common.StartTask(fmt.Sprintf("reading details of #%d", execID), common.Quick, func(ctx context.Context) tea.Msg {
+		d, err := client.JobDetails(ctx, execID)
+		return detailsMsg{req: req, execID: execID, details: d, err: err}
+	})
+}
+
+func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
+	d := p.details
+	if d == nil || msg.req != d.req {
+		return nil
+	}
+	if msg.err != nil {
+		d.err = explain("details", msg.err)
+		return common.Fail(fmt.Errorf("%s", explain(fmt.Sprintf("details of #%d", msg.execID), msg.err)))
+	}
+	d.details, d.loaded = msg.details, true
+	return nil
+}
+
+func (p *Pane) historyView() string {
+	h, st := p.history, p.ctx.Styles
+	var b strings.Builder
+	title := fmt.Sprintf("History of %s (configuration %d)", h.label, h.configID)
+	b.WriteString(st.PaneTitle.Render(title))
+	page := fmt.Sprintf("   executions %d–%d", h.start+1, h.start+len(h.entries))
+	if len(h.entries) == 0 {
+		page = "   no executions"
+	}
+	b.WriteString(st.Label.Render(page))
+	b.WriteString("\n\n")
+	switch {
+	case h.err != "":
+		b.WriteString(st.StatusError.Render(h.err))
+	case h.loading && len(h.entries) == 0:
+		b.WriteString(st.Empty.Render(p.ctx.Spinner + " reading…"))
+	}
+	for i, e := range h.entries {
+		line := fmt.Sprintf("%s %-8s %s", cursorMark(i == h.cursor, st.Symbols.Cursor), "#"+strconv.FormatInt(e.ID, 10), p.stateCell(e.JobStatus, 30, false))
+		if i == h.cursor {
+			line = fmt.Sprintf("%s %-8s %s", st.Symbols.Cursor, "#"+strconv.FormatInt(e.ID, 10), stateText(e.JobStatus, st.Symbols))
+			line = st.SelectedRow.Render(padRight(line, max(0, p.width)))
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func cursorMark(on bool, cursor string) string {
+	if on {
+		return cursor
+	}
+	return " "
+}
+
+func (p *Pane) detailsView() string {
+	d, st := p.details, p.ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.PaneTitle.Render(fmt.Sprintf("Execution #%d", d.execID)))
+	b.WriteString("\n\n")
+	if d.err != "" {
+		b.WriteString(st.StatusError.Render(d.err))
+		return b.String()
+	}
+	if !d.loaded {
+		b.WriteString(st.Empty.Render(p.ctx.Spinner + " reading…"))
+		return b.String()
+	}
+	x := d.details
+	field := func(label, value string) {
+		b.WriteString(st.Label.Render(padRight(label, 16)))
+		b.WriteString(st.Value.Render(value))
+		b.WriteByte('\n')
+	}
+	b.WriteString(st.Label.Render(padRight("state", 16)))
+	b.WriteString(p.stateCell(x.JobStatus, 30, false))
+	b.WriteByte('\n')
+	field("configuration", strconv.FormatInt(x.JobConfigurationID, 10))
+	field("file", fmt.Sprintf("%d  %s", x.File.ID, x.File.UUID))
+	field("started", formatTime(x.StartTime))
+	field("stopped", formatTime(x.StopTime))
+	field("duration", runDuration(x.StartTime, x.StopTime))
+	field("succeeded", groupDigits(x.SuccessCount))
+	field("failed", groupDigits(x.FailureCount))
+	b.WriteByte('\n')
+	if len(x.Counters) == 0 {
+		b.WriteString(st.Empty.Render("no counters"))
+		return b.String()
+	}
+	names := make([]string, 0, len(x.Counters))
+	width := len("counter")
+	for name := range x.Counters {
+		names = append(names, name)
+		width = max(width, len(name))
+	}
+	slices.Sort(names)
+	b.WriteString(st.Label.Render(padRight("counter", width+2) + fmt.Sprintf("%15s", "value")))
+	b.WriteByte('\n')
+	for _, name := range names {
+		b.WriteString(padRight(name, width+2) + fmt.Sprintf("%15s", groupDigits(x.Counters[name])))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func formatTime(t model.DateTime) string {
+	if !t.Valid() {
+		return "—"
+	}
+	return t.Time.Format("2006-01-02 15:04:05")
+}
+
+func runDuration(start, stop model.DateTime) string {
+	if !start.Valid() || !stop.Valid() || stop.Time.Before(start.Time) {
+		return "—"
+	}
+	return longDuration(stop.Time.Sub(start.Time))
+}
+
+// groupDigits writes 494400 as 494,400.
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// longDuration is a duration to the second: 3s, 2m05s, 1h02m03s.
+func longDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case h > 0:
+		return fmt.Sprintf("%dh%02dm%02ds", h, m, s)
+	case m > 0:
+		return fmt.Sprintf("%dm%02ds", m, s)
+	}
+	return fmt.Sprintf("%ds", s)
+}

@@ -1,0 +1,143 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// pollMsg answers one list-running request; req tags it so an answer that
+// arrives after a re-login is dropped.
+type pollMsg struct {
+	req  int
+	jobs []model.RunningJob
+	err  error
+}
+
+func (m pollMsg) Failure() error { return m.err }
+
+// pollTickMsg says the poll interval has passed. gen is the schedule it
+// belongs to: changing the interval, pausing or refreshing starts a new
+// schedule, and ticks of an older one are dropped.
+type pollTickMsg struct{ gen int }
+
+// statusMsg answers the status reads of the visible rows.
+type statusMsg struct {
+	req     int
+	results []statusResult
+}
+
+// statusResult is what one status read (and, for an execution that is no
+// longer the file's newest, the history read after it) says about an execution.
+type statusResult struct {
+	execID int64
+	status model.JobStatus
+	// ended is set when the execution's final state was read from the
+	// history because a newer execution of the same file took the status.
+	ended model.JobState
+	err   error
+}
+
+// triggerRequest asks to trigger the job named by ref (a key or :trigger).
+type triggerRequest struct {
+	ref   api.Ref
+	label string
+}
+
+type triggeredMsg struct {
+	ref    api.Ref
+	label  string
+	answer model.Triggered
+	err    error
+}
+
+func (m triggeredMsg) Failure() error { return m.err }
+
+// stopRequest carries what the stop confirmation decided.
+type stopRequest struct {
+	ref    api.Ref
+	label  string
+	execID int64
+}
+
+type stoppedMsg struct {
+	label string
+	err   error
+}
+
+func (m stoppedMsg) Failure() error { return m.err }
+
+// sequenceRequest asks for a sequential trigger: refs are resolved to file
+// ids first (the endpoint takes ids only).
+type sequenceRequest struct {
+	refs      []api.Ref
+	variables map[string]string
+}
+
+type sequenceMsg struct {
+	plan model.ExecutionPlan
+	err  error
+}
+
+func (m sequenceMsg) Failure() error { return m.err }
+
+// planStatusMsg answers the status reads of a plan's executions.
+type planStatusMsg struct {
+	req    int
+	states map[int64]model.JobState
+}
+
+type planTickMsg struct{ gen int }
+
+// historyRequest opens the history of a job configuration.
+type historyRequest struct {
+	configID int64
+	label    string
+}
+
+type historyMsg struct {
+	req      int
+	configID int64
+	start    int
+	entries  []model.HistoryEntry
+	err      error
+}
+
+func (m historyMsg) Failure() error { return m.err }
+
+type detailsMsg struct {
+	req     int
+	execID  int64
+	details model.JobDetails
+	err     error
+}
+
+func (m detailsMsg) Failure() error { return m.err }
+
+// deleteRequest carries what the delete confirmation decided.
+type deleteRequest struct{ execID int64 }
+
+type deletedMsg struct {
+	execID int64
+	answer model.DataDeletion
+	err    error
+}
+
+// intervalRequest sets the poll interval (:interval); 0 turns polling off.
+type intervalRequest struct{ every time.Duration }
+
+// explain says an error in plain words: the server's reason when it gave
+// one, "does not answer" when it is unreachable.
+func explain(action string, err error) string {
+	var apiErr *api.Error
+	switch {
+	case api.IsUnreachable(err):
+		return action + ": the server does not answer"
+	case errors.As(err, &apiErr) && apiErr.Reason != "":
+		return fmt.Sprintf("%s: %s", action, apiErr.Reason)
+	}
+	return fmt.Sprintf("%s: %v", action, err)
+}

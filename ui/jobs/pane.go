@@ -1,0 +1,495 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
+)
+
+// mode is what the pane shows: the dashboard, or one of the views opened
+// from it (esc goes back one step).
+type mode int
+
+const (
+	modeDashboard mode = iota
+	modeHistory
+	modeDetails
+	modePlan
+)
+
+// Pane is the live job dashboard.
+type Pane struct {
+	ctx           *common.Context
+	after         afterFunc
+	width, height int
+	mode          mode
+
+	table   *table
+	cursor  int // index into table.view
+	offset  int // first view row on screen
+	marked  map[int64]bool
+	watched map[int64]string // executions this console started, by label
+	polling poller
+	status  statusReader
+
+	filter    textinput.Model
+	filtering bool
+
+	layout layout
+
+	history *historyView
+	details *detailsView
+	plan    *planView
+	lastReq int // tags history, details and plan reads
+}
+
+// New returns the job dashboard; it starts polling at Init.
+func New(ctx *common.Context) *Pane {
+	f := textinput.New()
+	f.Prompt = "/"
+	f.Placeholder = "filter"
+	return &Pane{ctx: ctx, after: realAfter, table: newTable(), marked: map[int64]bool{},
+		watched: map[int64]string{}, polling: poller{every: defaultEvery}, filter: f}
+}
+
+// Title implements common.Pane.
+func (p *Pane) Title() string { return "Jobs" }
+
+// Init implements common.Pane: the first poll.
+func (p *Pane) Init() tea.Cmd { return p.poll() }
+
+// SetSize implements common.Pane.
+func (p *Pane) SetSize(width, height int) {
+	p.width, p.height = width, height
+	p.filter.SetWidth(max(1, width-2))
+	p.layout = newLayout(width)
+	p.scrollToCursor()
+}
+
+// CapturingInput implements common.InputCapturer.
+func (p *Pane) CapturingInput() bool { return p.filtering }
+
+// Update implements common.Pane.
+func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pollMsg:
+		return p, p.gotPoll(msg)
+	case pollTickMsg:
+		return p, p.gotTick(msg)
+	case statusMsg:
+		return p, p.gotStatuses(msg)
+	case common.LoggedInMsg:
+		return p, p.reset()
+	case tea.KeyPressMsg:
+		return p, p.handleKey(msg)
+	case intervalRequest:
+		return p, p.setEvery(msg.every)
+	case triggerRequest:
+		return p, p.trigger(msg)
+	case triggeredMsg:
+		return p, p.gotTriggered(msg)
+	case stopAsk:
+		return p, p.askStop(msg.ref, msg.label, 0)
+	case stopRequest:
+		return p, p.stop(msg)
+	case stoppedMsg:
+		return p, p.gotStopped(msg)
+	case deleteRequest:
+		return p, p.deleteData(msg)
+	case deletedMsg:
+		return p, gotDeleted(msg)
+	case historyRequest:
+		return p, p.openHistory(msg.configID, msg.label)
+	case historyMsg:
+		return p, p.gotHistory(msg)
+	case detailsRequest:
+		return p, p.openDetails(msg.execID)
+	case detailsMsg:
+		return p, p.gotDetails(msg)
+	case sequenceRequest:
+		return p, p.triggerSequence(msg)
+	case sequenceMsg:
+		return p, p.gotSequence(msg)
+	case planTickMsg:
+		return p, p.gotPlanTick(msg)
+	case planStatusMsg:
+		return p, p.gotPlanStatus(msg)
+	}
+	return p, nil
+}
+
+// reset forgets everything read as the previous user and polls as the new one.
+func (p *Pane) reset() tea.Cmd {
+	sortBy, reverse := p.table.sortBy, p.table.reverse
+	p.table = newTable()
+	p.table.sortBy, p.table.reverse = sortBy, reverse
+	p.cursor, p.offset, p.mode = 0, 0, modeDashboard
+	p.marked, p.watched = map[int64]bool{}, map[int64]string{}
+	p.history, p.details, p.plan = nil, nil, nil
+	p.polling.req++
+	p.status.req++
+	p.polling.failures, p.polling.lastErr = 0, nil
+	return p.pollNow()
+}
+
+func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if p.filtering {
+		return p.handleFilterKey(msg)
+	}
+	k := p.ctx.Keys
+	if key.Matches(msg, k.Back) && p.mode != modeDashboard {
+		p.back()
+		return nil
+	}
+	switch p.mode {
+	case modeHistory:
+		return p.history.handleKey(msg, p)
+	case modeDetails:
+		return nil
+	case modePlan:
+		return nil
+	}
+	r := p.selected()
+	switch {
+	case key.Matches(msg, k.Up):
+		p.moveCursor(-1)
+	case key.Matches(msg, k.Down):
+		p.moveCursor(1)
+	case key.Matches(msg, k.PageUp):
+		p.moveCursor(-p.rowsOnScreen())
+	case key.Matches(msg, k.PageDown):
+		p.moveCursor(p.rowsOnScreen())
+	case key.Matches(msg, k.Top):
+		p.moveCursor(-len(p.table.view))
+	case key.Matches(msg, k.Bottom):
+		p.moveCursor(len(p.table.view))
+	case key.Matches(msg, k.Filter):
+		p.filtering = true
+		return p.filter.Focus()
+	case key.Matches(msg, k.Back):
+		if p.table.filter != "" {
+			p.setFilter("")
+		}
+	case key.Matches(msg, k.SortBy):
+		p.table.sortBy = (p.table.sortBy + 1) % columnCount
+		p.resort()
+	case key.Matches(msg, k.SortReverse):
+		p.table.reverse = !p.table.reverse
+		p.resort()
+	case key.Matches(msg, k.Refresh):
+		return p.pollNow()
+	case key.Matches(msg, k.PollFaster):
+		return p.stepEvery(-1)
+	case key.Matches(msg, k.PollSlower):
+		return p.stepEvery(1)
+	case key.Matches(msg, k.PollPause):
+		return p.togglePause()
+	case key.Matches(msg, k.PollOff):
+		return p.setEvery(0)
+	case key.Matches(msg, k.Mark):
+		if r != nil {
+			p.marked[r.job.FileID] = !p.marked[r.job.FileID]
+			if !p.marked[r.job.FileID] {
+				delete(p.marked, r.job.FileID)
+			}
+			p.touchAll()
+			p.moveCursor(1)
+		}
+	case key.Matches(msg, k.SequentialTrigger):
+		return p.sequenceForm()
+	case r == nil:
+		return nil
+	case key.Matches(msg, k.Trigger):
+		return p.trigger(triggerRequest{ref: api.FileID(r.job.FileID), label: r.label()})
+	case key.Matches(msg, k.Stop):
+		return p.askStop(api.FileID(r.job.FileID), r.label(), r.job.JobExecutionID)
+	case key.Matches(msg, k.Delete):
+		return p.askDelete(r.job.JobExecutionID, r.label())
+	case key.Matches(msg, k.Open):
+		return p.openHistory(r.job.DapJobConfigurationID, r.job.FileName)
+	}
+	return nil
+}
+
+func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Back):
+		p.filtering = false
+		p.filter.Blur()
+		p.filter.SetValue("")
+		p.setFilter("")
+		return nil
+	case key.Matches(msg, k.Confirm):
+		p.filtering = false
+		p.filter.Blur()
+		return nil
+	}
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	p.setFilter(p.filter.Value())
+	return cmd
+}
+
+func (p *Pane) setFilter(text string) {
+	selected := p.selectedExec()
+	p.table.filter = text
+	p.table.rebuild()
+	p.keepSelection(selected)
+}
+
+func (p *Pane) resort() {
+	selected := p.selectedExec()
+	p.table.rebuild()
+	p.keepSelection(selected)
+}
+
+// back leaves the current view for the one it was opened from.
+func (p *Pane) back() {
+	switch p.mode {
+	case modeDetails:
+		if p.history != nil {
+			p.mode = modeHistory
+			return
+		}
+	case modePlan:
+		p.plan.gen++ // stop watching the plan
+		p.plan = nil
+	}
+	p.mode = modeDashboard
+	p.history, p.details = nil, nil
+}
+
+// touchAll invalidates every cached row rendering (the marks changed).
+func (p *Pane) touchAll() {
+	for _, r := range p.table.rows {
+		r.version++
+	}
+}
+
+func (p *Pane) selected() *row {
+	if p.cursor >= 0 && p.cursor < len(p.table.view) {
+		return p.table.view[p.cursor]
+	}
+	return nil
+}
+
+func (p *Pane) selectedExec() int64 {
+	if r := p.selected(); r != nil {
+		return r.job.JobExecutionID
+	}
+	return 0
+}
+
+// keepSelection puts the cursor back on the same execution after the view
+// changed, or keeps its index when that execution is no longer shown.
+func (p *Pane) keepSelection(execID int64) {
+	if execID != 0 {
+		if i := p.table.indexOf(execID); i >= 0 {
+			p.cursor = i
+		}
+	}
+	p.cursor = max(0, min(p.cursor, len(p.table.view)-1))
+	p.scrollToCursor()
+}
+
+func (p *Pane) moveCursor(delta int) {
+	p.cursor = max(0, min(p.cursor+delta, len(p.table.view)-1))
+	p.scrollToCursor()
+}
+
+// rowsOnScreen is how many table rows fit below the summary and header
+// lines (and above the filter line when there is one).
+func (p *Pane) rowsOnScreen() int {
+	n := p.height - 2
+	if p.filtering || p.table.filter != "" {
+		n--
+	}
+	return max(1, n)
+}
+
+func (p *Pane) scrollToCursor() {
+	n := p.rowsOnScreen()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+n {
+		p.offset = p.cursor - n + 1
+	}
+	p.offset = max(0, min(p.offset, len(p.table.view)-n))
+}
+
+// visibleRange is the slice of the view on screen.
+func (p *Pane) visibleRange() (int, int) {
+	first := min(p.offset, len(p.table.view))
+	return first, min(len(p.table.view), first+p.rowsOnScreen())
+}
+
+func (p *Pane) isVisible(execID int64) bool {
+	first, last := p.visibleRange()
+	for _, r := range p.table.view[first:last] {
+		if r.job.JobExecutionID == execID {
+			return true
+		}
+	}
+	return false
+}
+
+// label names an execution for messages: "Orders.imp #42".
+func (r *row) label() string {
+	name := r.job.FileName
+	if name == "" {
+		name = r.job.JobName
+	}
+	if name == "" {
+		name = r.ref.String()
+	}
+	return fmt.Sprintf("%s #%d", name, r.job.JobExecutionID)
+}
+
+// trigger starts a job and watches the new execution.
+func (p *Pane) trigger(req triggerRequest) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	label := req.label
+	if label == "" {
+		label = req.ref.String()
+	}
+	return common.StartTask("triggering "+label, common.Quick, func(ctx context.Context) tea.Msg {
+		t, err := client.TriggerJob(ctx, req.ref)
+		return triggeredMsg{ref: req.ref, label: label, answer: t, err: err}
+	})
+}
+
+func (p *Pane) gotTriggered(msg triggeredMsg) tea.Cmd {
+	if msg.err != nil {
+		return common.Fail(fmt.Errorf("%s", explain("trigger "+msg.ref.String(), msg.err)))
+	}
+	id := msg.answer.JobExecutionID
+	name := msg.ref.String()
+	if i := lastSlash(name); i >= 0 {
+		name = name[i+1:]
+	}
+	p.table.add(&row{ref: msg.ref, state: model.StateQueued, user: msg.answer.JobExecutionUser,
+		job: model.RunningJob{JobExecutionID: id, FileName: name, JobStatus: model.StateQueued}})
+	if r := p.table.rows[id]; r != nil && r.user == "" {
+		r.user = msg.answer.JobExecutionUser
+		r.touch()
+	}
+	p.watched[id] = fmt.Sprintf("%s #%d", name, id)
+	selected := p.selectedExec()
+	p.table.rebuild()
+	p.keepSelection(selected)
+	return tea.Batch(common.Notify(fmt.Sprintf("triggered %s: execution #%d by %s", msg.label, id, msg.answer.JobExecutionUser)),
+		p.pollNow())
+}
+
+func lastSlash(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
+
+// stopAsk is :stop PATH|ID, which asks first like the key does.
+type stopAsk struct {
+	ref   api.Ref
+	label string
+}
+
+func (p *Pane) askStop(ref api.Ref, label string, execID int64) tea.Cmd {
+	body := fmt.Sprintf("Stop %s? Its queued and running executions are canceled; what it wrote so far stays.", label)
+	return common.OpenDialog(dialog.NewConfirm(p.ctx, "Stop job", body, "stop", true,
+		stopRequest{ref: ref, label: label, execID: execID}))
+}
+
+func (p *Pane) stop(req stopRequest) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	if req.execID != 0 {
+		p.watched[req.execID] = req.label
+	}
+	return common.StartTask("stopping "+req.label, common.Quick, func(ctx context.Context) tea.Msg {
+		return stoppedMsg{label: req.label, err: client.StopJob(ctx, req.ref)}
+	})
+}
+
+func (p *Pane) gotStopped(msg stoppedMsg) tea.Cmd {
+	if msg.err != nil {
+		return common.Fail(fmt.Errorf("%s", explain("stop "+msg.label, msg.err)))
+	}
+	return tea.Batch(common.Notify("stopped "+msg.label), p.pollNow())
+}
+
+func (p *Pane) askDelete(execID int64, label string) tea.Cmd {
+	body := fmt.Sprintf("Delete the data execution #%d of %s produced? Workbooks and exports that read it lose their input.", execID, label)
+	return common.OpenDialog(dialog.NewConfirm(p.ctx, "Delete job data", body, "delete", true, deleteRequest{execID: execID}))
+}
+
+func (p *Pane) deleteData(req deleteRequest) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	return common.StartTask(fmt.Sprintf("deleting data of #%d", req.execID), common.Quick, func(ctx context.Context) tea.Msg {
+		d, err := client.DeleteJobData(ctx, req.execID)
+		return deletedMsg{execID: req.execID, answer: d, err: err}
+	})
+}
+
+// gotDeleted says each of the three answers plainly.
+func gotDeleted(msg deletedMsg) tea.Cmd {
+	switch {
+	case msg.err == nil && msg.answer.Outcome == model.DeletionMarked:
+		return common.Notify(fmt.Sprintf("data of execution #%d is now marked for deletion", msg.execID))
+	case msg.err == nil && msg.answer.Outcome == model.DeletionAlreadyMarked:
+		return common.Info(fmt.Sprintf("data of execution #%d was already deleted or marked for deletion: nothing changed", msg.execID))
+	case common.IsUnauthorized(msg.err):
+		return common.Fail(msg.err)
+	}
+	reason := msg.answer.Reason
+	if reason == "" && msg.err != nil {
+		reason = explain("delete", msg.err)
+	}
+	return common.Fail(fmt.Errorf("data of execution #%d not deleted: the server refused: %s", msg.execID, reason))
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *Pane) ShortHelp() []key.Binding {
+	k := p.ctx.Keys
+	switch p.mode {
+	case modeHistory:
+		return []key.Binding{k.Open, k.PageDown, k.PageUp, k.Delete, k.Back}
+	case modeDetails, modePlan:
+		return []key.Binding{k.Back}
+	}
+	if p.filtering {
+		return []key.Binding{k.Confirm, k.Back}
+	}
+	return []key.Binding{k.Open, k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *Pane) FullHelp() [][]key.Binding {
+	k := p.ctx.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.Filter, k.Mark, k.SortBy, k.SortReverse, k.Back},
+		{k.Refresh, k.PollFaster, k.PollSlower, k.PollPause, k.PollOff},
+		{k.Trigger, k.Stop, k.SequentialTrigger, k.Delete},
+	}
+}

@@ -1,0 +1,308 @@
+package jobs
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+const (
+	defaultEvery = 2 * time.Second
+	// maxBackoff caps the wait after failed polls.
+	maxBackoff = time.Minute
+	// pollTimeout bounds one list-running call, so a hung server shows as
+	// stale instead of stopping the dashboard.
+	pollTimeout = 10 * time.Second
+	// statusWorkers bounds the status reads running at once; maxStatusReads
+	// bounds them per round (the visible rows are fewer anyway).
+	statusWorkers  = 4
+	maxStatusReads = 64
+)
+
+// intervals are the steps the faster and slower keys walk.
+var intervals = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second,
+	5 * time.Second, 10 * time.Second, 30 * time.Second, time.Minute}
+
+// poller keeps list-running polls apart: at most one in flight, the next
+// tick scheduled only when the answer arrived.
+type poller struct {
+	every    time.Duration // 0 is off
+	paused   bool
+	inFlight bool
+	req      int // tags the latest poll
+	gen      int // the schedule a tick must belong to
+	failures int
+	lastErr  error
+	polls    int // answered polls, for tests
+}
+
+// afterFunc schedules msg after d; tea.Tick in the console, a fake clock in tests.
+type afterFunc func(d time.Duration, msg tea.Msg) tea.Cmd
+
+func realAfter(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}
+
+// delay is the wait before the next poll: the interval, doubled per
+// failure in a row, at most maxBackoff.
+func (pl *poller) delay() time.Duration {
+	d := pl.every
+	for i := 0; i < pl.failures && d < maxBackoff; i++ {
+		d *= 2
+	}
+	return min(d, maxBackoff)
+}
+
+func (pl *poller) stateText() string {
+	switch {
+	case pl.every <= 0:
+		return "polling off"
+	case pl.paused:
+		return "paused"
+	}
+	return "every " + shortDuration(pl.every)
+}
+
+// poll starts a list-running call unless one is in flight.
+func (p *Pane) poll() tea.Cmd {
+	client := p.ctx.Client
+	if p.polling.inFlight || client == nil {
+		return nil
+	}
+	p.polling.inFlight = true
+	p.polling.req++
+	req := p.polling.req
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+		defer cancel()
+		jobs, err := client.RunningJobs(ctx)
+		return pollMsg{req: req, jobs: jobs, err: err}
+	}
+}
+
+// schedule starts a new schedule (dropping any pending tick) and returns
+// its first tick, nil when paused or off.
+func (p *Pane) schedule() tea.Cmd {
+	p.polling.gen++
+	if p.polling.paused || p.polling.every <= 0 {
+		return nil
+	}
+	return p.after(p.polling.delay(), pollTickMsg{gen: p.polling.gen})
+}
+
+// pollNow polls at once (refresh, new interval, resume); a poll in flight
+// makes it wait for that answer, which schedules the next.
+func (p *Pane) pollNow() tea.Cmd {
+	p.polling.gen++
+	return p.poll()
+}
+
+func (p *Pane) gotTick(msg pollTickMsg) tea.Cmd {
+	if msg.gen != p.polling.gen {
+		return nil
+	}
+	return p.poll()
+}
+
+func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
+	p.polling.inFlight = false
+	if msg.req != p.polling.req {
+		return p.poll() // asked before a new login: ask again as the new user
+	}
+	p.polling.polls++
+	if msg.err != nil {
+		p.polling.failures++
+		p.polling.lastErr = msg.err
+		var cmds []tea.Cmd
+		if common.IsUnauthorized(msg.err) {
+			cmds = append(cmds, common.Fail(msg.err))
+		}
+		return tea.Batch(append(cmds, p.schedule())...)
+	}
+	p.polling.failures, p.polling.lastErr = 0, nil
+	selected := p.selectedExec()
+	p.table.merge(msg.jobs, p.ctx.Now())
+	p.table.rebuild()
+	p.keepSelection(selected)
+	return tea.Batch(p.readStatuses(), p.schedule())
+}
+
+// statusReader keeps status rounds apart: one in flight at most.
+type statusReader struct {
+	inFlight bool
+	req      int
+}
+
+type statusTarget struct {
+	execID int64
+	ref    api.Ref
+	gone   bool
+}
+
+// readStatuses reads progress and estimate of the visible running rows, and
+// the final state of executions that left the list (visible or watched).
+func (p *Pane) readStatuses() tea.Cmd {
+	client := p.ctx.Client
+	if p.status.inFlight || client == nil {
+		return nil
+	}
+	var targets []statusTarget
+	want := func(r *row) {
+		if len(targets) >= maxStatusReads || r.ref.IsZero() {
+			return
+		}
+		switch {
+		case r.gone() && !r.final:
+			targets = append(targets, statusTarget{execID: r.job.JobExecutionID, ref: r.ref, gone: true})
+		case !r.gone() && r.state.Canonical() == model.StateRunning:
+			targets = append(targets, statusTarget{execID: r.job.JobExecutionID, ref: r.ref})
+		}
+	}
+	first, last := p.visibleRange()
+	for _, r := range p.table.view[first:last] {
+		want(r)
+	}
+	for id := range p.watched {
+		if r := p.table.rows[id]; r != nil && r.gone() && !p.isVisible(id) {
+			want(r)
+		}
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	p.status.inFlight = true
+	p.status.req++
+	req := p.status.req
+	return func() tea.Msg {
+		return statusMsg{req: req, results: readStatuses(client, targets)}
+	}
+}
+
+// readStatuses runs the reads, statusWorkers at a time. For an execution
+// that left the list and is no longer its file's newest, the status speaks
+// of another execution: its own details say how it ended.
+func readStatuses(client *api.Client, targets []statusTarget) []statusResult {
+	ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+	defer cancel()
+	results := make([]statusResult, len(targets))
+	sem := make(chan struct{}, statusWorkers)
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			res := statusResult{execID: t.execID}
+			res.status, res.err = client.JobStatus(ctx, t.ref)
+			if res.err == nil && t.gone && (res.status.JobExecutionID == nil || *res.status.JobExecutionID != t.execID) {
+				d, err := client.JobDetails(ctx, t.execID)
+				res.ended, res.err = d.JobStatus, err
+			}
+			results[i] = res
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+func (p *Pane) gotStatuses(msg statusMsg) tea.Cmd {
+	p.status.inFlight = false // one round at a time: any answer ends it
+	if msg.req != p.status.req {
+		return nil // asked before a new login
+	}
+	var cmds []tea.Cmd
+	changed := false
+	for _, res := range msg.results {
+		r := p.table.rows[res.execID]
+		if r == nil || res.err != nil {
+			continue
+		}
+		st := res.status
+		own := st.JobExecutionID != nil && *st.JobExecutionID == res.execID
+		switch {
+		case r.gone() && res.ended != "":
+			r.state, r.final = res.ended, res.ended.Final()
+		case r.gone() && own:
+			r.state, r.final = st.JobStatus, st.JobStatus.Final()
+		case r.gone():
+			continue
+		case own:
+			if st.JobProgress != nil {
+				r.progress, r.hasProgress = float64(*st.JobProgress), true
+			}
+			if st.EstimateTime != nil {
+				r.estimate, r.hasEstimate = time.Duration(*st.EstimateTime), true
+			}
+		default:
+			continue
+		}
+		r.touch()
+		changed = true
+		if r.final {
+			cmds = append(cmds, p.endedNotice(r))
+		}
+	}
+	if changed && (p.table.sortBy == colState || p.table.sortBy == colProgress || p.table.sortBy == colEstimate) {
+		selected := p.selectedExec()
+		p.table.rebuild()
+		p.keepSelection(selected)
+	}
+	return tea.Batch(cmds...)
+}
+
+// endedNotice tells, in the status line, that a watched execution ended.
+func (p *Pane) endedNotice(r *row) tea.Cmd {
+	label, watched := p.watched[r.job.JobExecutionID]
+	if !watched {
+		return nil
+	}
+	delete(p.watched, r.job.JobExecutionID)
+	text := label + " ended: " + string(r.state)
+	level := common.LevelNotice
+	if c := r.state.Canonical(); c == model.StateError || c == model.StateCanceled {
+		level = common.LevelError
+	}
+	return func() tea.Msg { return common.StatusMsg{Level: level, Text: text} }
+}
+
+// setEvery changes the interval and polls at once with it; 0 is off.
+func (p *Pane) setEvery(every time.Duration) tea.Cmd {
+	p.polling.every = max(0, every)
+	p.polling.paused = false
+	if every <= 0 {
+		p.polling.gen++
+		return common.Info("job polling off (+ or - turns it on)")
+	}
+	return tea.Batch(common.Info("polling jobs every "+shortDuration(every)), p.pollNow())
+}
+
+// stepEvery walks the interval ladder: faster (-1) or slower (+1).
+func (p *Pane) stepEvery(dir int) tea.Cmd {
+	if p.polling.every <= 0 {
+		return p.setEvery(defaultEvery)
+	}
+	i := 0
+	for i < len(intervals)-1 && intervals[i] < p.polling.every {
+		i++
+	}
+	i = max(0, min(len(intervals)-1, i+dir))
+	return p.setEvery(intervals[i])
+}
+
+func (p *Pane) togglePause() tea.Cmd {
+	if p.polling.every <= 0 {
+		return p.setEvery(defaultEvery)
+	}
+	p.polling.paused = !p.polling.paused
+	if p.polling.paused {
+		p.polling.gen++
+		return common.Info("job polling paused (P resumes)")
+	}
+	return tea.Batch(common.Info("job polling resumed"), p.pollNow())
+}

@@ -1,0 +1,211 @@
+package jobs
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// lingerFor is how long an execution that left list-running stays on the
+// dashboard, dimmed, with its final state, so that a quick look misses nothing.
+const lingerFor = 30 * time.Second
+
+// row is one execution on the dashboard.
+type row struct {
+	job   model.RunningJob
+	ref   api.Ref // what status reads address: the file id, or the triggered path
+	state model.JobState
+	user  string
+
+	progress    float64
+	hasProgress bool
+	estimate    time.Duration
+	hasEstimate bool
+
+	// left is when the execution was last missing from list-running; zero
+	// while it is listed. final says its end state has been read.
+	left  time.Time
+	final bool
+
+	seen     int    // the poll generation that last listed it
+	haystack string // lower-case text the filter searches
+	version  int    // bumped on every change, keys the rendering cache
+
+	line    string
+	lineKey lineKey
+}
+
+type lineKey struct {
+	version, width int
+	elapsed        int64
+}
+
+func (r *row) touch() {
+	r.version++
+	r.haystack = strings.ToLower(strings.Join([]string{r.job.JobName, r.job.FileName,
+		string(r.state), r.user, strconv.FormatInt(r.job.JobExecutionID, 10)}, "\x00"))
+}
+
+func (r *row) gone() bool { return !r.left.IsZero() }
+
+// elapsed is how long the execution has run, 0 when it has not started.
+func (r *row) elapsed(now time.Time) time.Duration {
+	start := r.job.StartTime.Time()
+	if start.IsZero() || now.Before(start) {
+		return 0
+	}
+	return now.Sub(start)
+}
+
+// column is a sortable column of the dashboard.
+type column int
+
+const (
+	colExec column = iota
+	colJob
+	colFile
+	colState
+	colProgress
+	colElapsed
+	colEstimate
+	colUser
+	columnCount
+)
+
+var columnNames = [columnCount]string{"exec", "job", "file", "state", "progress", "elapsed", "estimate", "user"}
+
+// table holds every execution by id and the filtered, sorted view of them.
+type table struct {
+	rows map[int64]*row
+	view []*row
+
+	sortBy   column
+	reverse  bool
+	filter   string
+	pollGen  int
+	running  int
+	queued   int
+	lingered int
+}
+
+func newTable() *table { return &table{rows: map[int64]*row{}} }
+
+// merge takes one list-running answer: listed executions are added or
+// updated, ones that left start to linger, and lingering ones older than
+// lingerFor go. It returns the executions that just left.
+func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
+	t.pollGen++
+	t.running, t.queued = 0, 0
+	for i := range jobs {
+		j := &jobs[i]
+		r, ok := t.rows[j.JobExecutionID]
+		if !ok {
+			r = &row{ref: api.FileID(j.FileID)}
+			t.rows[j.JobExecutionID] = r
+		}
+		r.seen = t.pollGen
+		if !ok || r.job != *j || r.state != j.JobStatus || r.gone() {
+			if r.ref.IsZero() || r.ref.IsPath() {
+				r.ref = api.FileID(j.FileID)
+			}
+			r.job, r.state, r.left, r.final = *j, j.JobStatus, time.Time{}, false
+			if !r.hasEstimate && j.EstimatedTime > 0 {
+				r.estimate = time.Duration(j.EstimatedTime) * time.Millisecond
+			}
+			r.touch()
+		}
+		if j.JobStatus.Canonical() == model.StateQueued {
+			t.queued++
+		} else {
+			t.running++
+		}
+	}
+	var left []*row
+	t.lingered = 0
+	for id, r := range t.rows {
+		if r.seen == t.pollGen {
+			continue
+		}
+		if !r.gone() {
+			r.left = now
+			r.hasProgress, r.hasEstimate = false, false
+			r.touch()
+			left = append(left, r)
+		}
+		if now.Sub(r.left) > lingerFor {
+			delete(t.rows, id)
+			continue
+		}
+		t.lingered++
+	}
+	return left
+}
+
+// add puts an execution the console itself started on the table before a
+// poll lists it, so that it shows (and is watched) at once.
+func (t *table) add(r *row) {
+	if _, ok := t.rows[r.job.JobExecutionID]; ok {
+		return
+	}
+	r.seen = t.pollGen
+	r.touch()
+	t.rows[r.job.JobExecutionID] = r
+}
+
+// rebuild recomputes the view: filter, then sort.
+func (t *table) rebuild() {
+	t.view = t.view[:0]
+	needle := strings.ToLower(t.filter)
+	for _, r := range t.rows {
+		if needle == "" || strings.Contains(r.haystack, needle) {
+			t.view = append(t.view, r)
+		}
+	}
+	by, rev := t.sortBy, t.reverse
+	slices.SortFunc(t.view, func(a, b *row) int {
+		c := compareRows(a, b, by)
+		if c == 0 {
+			c = cmp.Compare(a.job.JobExecutionID, b.job.JobExecutionID)
+		}
+		if rev {
+			return -c
+		}
+		return c
+	})
+}
+
+func compareRows(a, b *row, by column) int {
+	switch by {
+	case colJob:
+		return strings.Compare(a.job.JobName, b.job.JobName)
+	case colFile:
+		return strings.Compare(a.job.FileName, b.job.FileName)
+	case colState:
+		return strings.Compare(string(a.state), string(b.state))
+	case colProgress:
+		return cmp.Compare(a.progress, b.progress)
+	case colElapsed:
+		// An earlier start is a longer elapsed time.
+		return cmp.Compare(b.job.StartTime, a.job.StartTime)
+	case colEstimate:
+		return cmp.Compare(a.estimate, b.estimate)
+	case colUser:
+		return strings.Compare(a.user, b.user)
+	}
+	return cmp.Compare(a.job.JobExecutionID, b.job.JobExecutionID)
+}
+
+// indexOf returns the view index of an execution, -1 when it is not shown.
+func (t *table) indexOf(execID int64) int {
+	for i, r := range t.view {
+		if r.job.JobExecutionID == execID {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,354 @@
+package jobs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/theme"
+)
+
+// Fixed column widths; job and file share what is left.
+const (
+	prefixWidth   = 3 // cursor, mark, space
+	stateWidth    = 14
+	progressWidth = 15 // [########] 100%
+	barWidth      = 8
+	elapsedWidth  = 8
+	estimateWidth = 8
+	userWidth     = 10
+	execWidth     = 8
+	minNameWidth  = 8
+)
+
+// layout is the width of each column for a pane width; 0 hides a column.
+// Narrow terminals lose user, estimate, exec and elapsed, in that order.
+type layout struct {
+	job, file, state, progress, elapsed, estimate, user, exec int
+}
+
+func newLayout(width int) layout {
+	l := layout{state: stateWidth, progress: progressWidth, elapsed: elapsedWidth,
+		estimate: estimateWidth, user: userWidth, exec: execWidth}
+	optional := []*int{&l.user, &l.estimate, &l.exec, &l.elapsed}
+	for {
+		fixed := prefixWidth + l.state + l.progress
+		gaps := 3 // between job, file, state, progress
+		for _, w := range optional {
+			if *w > 0 {
+				fixed += *w
+				gaps++
+			}
+		}
+		rest := width - fixed - gaps
+		if rest >= 2*minNameWidth || len(optional) == 0 {
+			l.job = max(minNameWidth/2, rest/2)
+			l.file = max(minNameWidth/2, rest-l.job)
+			return l
+		}
+		*optional[0] = 0
+		optional = optional[1:]
+	}
+}
+
+// cells joins the columns a layout shows, each cut or padded to its width;
+// paintState, when set, colours the padded state cell.
+func (l layout) cells(c rowCells, paintState func(string) string) string {
+	var b strings.Builder
+	add := func(text string, width int, right bool, paint func(string) string) {
+		if width == 0 {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if right {
+			text = padLeft(text, width)
+		} else {
+			text = padRight(text, width)
+		}
+		if paint != nil {
+			text = paint(text)
+		}
+		b.WriteString(text)
+	}
+	add(c.job, l.job, false, nil)
+	add(c.file, l.file, false, nil)
+	add(c.state, l.state, false, paintState)
+	add(c.progress, l.progress, false, nil)
+	add(c.elapsed, l.elapsed, true, nil)
+	add(c.estimate, l.estimate, true, nil)
+	add(c.user, l.user, false, nil)
+	add(c.exec, l.exec, true, nil)
+	return b.String()
+}
+
+// rowCells is the text of each column of one row.
+type rowCells struct {
+	job, file, state, progress, elapsed, estimate, user, exec string
+}
+
+// View implements common.Pane.
+func (p *Pane) View() string {
+	var body string
+	switch p.mode {
+	case modeHistory:
+		body = p.historyView()
+	case modeDetails:
+		body = p.detailsView()
+	case modePlan:
+		body = p.planView()
+	default:
+		body = p.dashboardView()
+	}
+	return fit(body, p.width, p.height)
+}
+
+func (p *Pane) dashboardView() string {
+	st := p.ctx.Styles
+	now := p.ctx.Now()
+	var b strings.Builder
+	b.WriteString(p.summaryLine())
+	b.WriteByte('\n')
+	b.WriteString(st.Label.Render(p.headerLine()))
+	b.WriteByte('\n')
+	first, last := p.visibleRange()
+	if first == last {
+		msg := "no running or queued jobs"
+		switch {
+		case p.table.filter != "":
+			msg = "no job matches /" + p.table.filter
+		case p.polling.polls == 0 && p.polling.lastErr == nil:
+			msg = p.ctx.Spinner + " reading running jobs…"
+		}
+		b.WriteString(st.Empty.Render("   " + msg))
+		b.WriteByte('\n')
+	}
+	for i := first; i < last; i++ {
+		r := p.table.view[i]
+		if i == p.cursor {
+			b.WriteString(st.SelectedRow.Render(padRight(p.plainRow(r, now, true), p.width)))
+		} else {
+			b.WriteString(p.renderRow(r, now))
+		}
+		b.WriteByte('\n')
+	}
+	for i := last - first; i < p.rowsOnScreen() && first != last; i++ {
+		b.WriteByte('\n')
+	}
+	if p.filtering {
+		b.WriteString(p.filter.View())
+	} else if p.table.filter != "" {
+		b.WriteString(st.Label.Render("/" + p.table.filter + "  (esc clears)"))
+	}
+	return b.String()
+}
+
+// summaryLine counts what is listed and says how fresh it is.
+func (p *Pane) summaryLine() string {
+	st := p.ctx.Styles
+	t := p.table
+	text := fmt.Sprintf("%d running · %d queued", t.running, t.queued)
+	if t.lingered > 0 {
+		text += fmt.Sprintf(" · %d just ended", t.lingered)
+	}
+	if t.filter != "" {
+		text += fmt.Sprintf(" · %d shown", len(t.view))
+	}
+	line := st.PaneTitle.Render("Jobs") + "  " + st.Value.Render(text) + "  " + st.Label.Render(p.polling.stateText())
+	if t.sortBy != colExec || t.reverse {
+		line += st.Label.Render(" · sorted by " + columnNames[t.sortBy])
+	}
+	if err := p.polling.lastErr; err != nil {
+		stale := fmt.Sprintf("%s stale — %s; retry in %s", st.Symbols.Slow, explain("list-running", err), shortDuration(p.polling.delay()))
+		line += "  " + st.HealthSlow.Render(stale)
+	}
+	return line
+}
+
+func (p *Pane) headerLine() string {
+	names := columnNames
+	arrow := "▲"
+	if p.table.reverse {
+		arrow = "▼"
+	}
+	names[p.table.sortBy] += arrow
+	return strings.Repeat(" ", prefixWidth) + p.layout.cells(rowCells{job: names[colJob], file: names[colFile],
+		state: names[colState], progress: names[colProgress], elapsed: names[colElapsed],
+		estimate: names[colEstimate], user: names[colUser], exec: names[colExec]}, nil)
+}
+
+// renderRow returns a row's line, from its cache while nothing it shows
+// changed (the elapsed time counts in whole seconds).
+func (p *Pane) renderRow(r *row, now time.Time) string {
+	k := lineKey{version: r.version, width: p.width, elapsed: int64(r.elapsed(now) / time.Second)}
+	if r.lineKey == k && r.line != "" {
+		return r.line
+	}
+	r.line, r.lineKey = p.styledRow(r, now), k
+	return r.line
+}
+
+func (p *Pane) styledRow(r *row, now time.Time) string {
+	st := p.ctx.Styles
+	if r.gone() {
+		return st.DimRow.Render(p.plainRow(r, now, false))
+	}
+	// Colour the state cell only: the rest reads as plain text.
+	paint := stateStyle(st, r.state)
+	return p.rowPrefix(r, false) + p.layout.cells(p.rowCells(r, now), func(s string) string { return paint.Render(s) })
+}
+
+func (p *Pane) plainRow(r *row, now time.Time, selected bool) string {
+	return p.rowPrefix(r, selected) + p.layout.cells(p.rowCells(r, now), nil)
+}
+
+// rowPrefix is the cursor and the mark of a row.
+func (p *Pane) rowPrefix(r *row, selected bool) string {
+	cursor, mark := " ", " "
+	if selected {
+		cursor = p.ctx.Styles.Symbols.Cursor
+	}
+	if p.marked[r.job.FileID] {
+		mark = "*"
+	}
+	return cursor + mark + " "
+}
+
+func (p *Pane) rowCells(r *row, now time.Time) rowCells {
+	c := rowCells{file: r.job.FileName, state: stateText(r.state, p.ctx.Styles.Symbols), user: r.user,
+		exec: "#" + strconv.FormatInt(r.job.JobExecutionID, 10), job: r.job.JobName}
+	if c.job == "" {
+		c.job = strings.TrimSuffix(r.job.FileName, fileExt(r.job.FileName))
+	}
+	if r.hasProgress {
+		c.progress = progressBar(r.progress)
+	}
+	if d := r.elapsed(now); d > 0 && !r.gone() {
+		c.elapsed = shortDuration(max(d.Truncate(time.Second), time.Second))
+	}
+	if r.estimate > 0 && !r.gone() && r.state.Canonical() == model.StateRunning {
+		c.estimate = shortDuration(r.estimate)
+	}
+	return c
+}
+
+func fileExt(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		return name[i:]
+	}
+	return ""
+}
+
+// stateCell is a state drawn with its symbol and colour, cut to width.
+func (p *Pane) stateCell(s model.JobState, width int, dim bool) string {
+	st := p.ctx.Styles
+	text := stateText(s, st.Symbols)
+	if ansi.StringWidth(text) > width {
+		text = ansi.Truncate(text, width, "…")
+	}
+	if dim {
+		return st.DimRow.Render(text)
+	}
+	return stateStyle(st, s).Render(text)
+}
+
+// stateText tells a state by a symbol and its name; unknown states show as
+// they come, behind a question mark.
+func stateText(s model.JobState, sym theme.Symbols) string {
+	switch s.Canonical() {
+	case model.StateRunning:
+		return "> RUNNING"
+	case model.StateQueued:
+		return ". QUEUED"
+	case model.StateCompleted:
+		return sym.Notice + " COMPLETED"
+	case model.StateCompletedWithWarnings:
+		return sym.Warning + " WARNINGS"
+	case model.StateCanceled:
+		return "- CANCELED"
+	case model.StateError:
+		return sym.Error + " ERROR"
+	case model.StateNone:
+		return "  never run"
+	case "":
+		return "? unknown"
+	}
+	return "? " + string(s)
+}
+
+func stateStyle(st *theme.Styles, s model.JobState) lipgloss.Style {
+	switch s.Canonical() {
+	case model.StateRunning:
+		return st.StatusBusy
+	case model.StateQueued:
+		return st.Label
+	case model.StateCompleted:
+		return st.HealthOK
+	case model.StateCompletedWithWarnings:
+		return st.HealthSlow
+	case model.StateCanceled:
+		return st.DimRow
+	case model.StateError:
+		return st.HealthBad
+	}
+	return st.Value
+}
+
+// progressBar draws a percentage: [###-----]  37%.
+func progressBar(percent float64) string {
+	percent = max(0, min(100, percent))
+	filled := int(percent / 100 * barWidth)
+	return "[" + strings.Repeat("#", filled) + strings.Repeat("-", barWidth-filled) + "] " + fmt.Sprintf("%3.0f%%", percent)
+}
+
+// shortDuration is a duration in at most 8 characters: 12s, 3m05s, 1h02m.
+func shortDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	case d < time.Minute:
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+	}
+	return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+}
+
+func padRight(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w > width {
+		return ansi.Truncate(s, width, "…")
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+func padLeft(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w > width {
+		return ansi.Truncate(s, width, "…")
+	}
+	return strings.Repeat(" ", width-w) + s
+}
+
+// fit cuts or pads s to exactly h lines no wider than w.
+func fit(s string, w, h int) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
