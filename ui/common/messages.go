@@ -87,6 +87,15 @@ type FocusPaneMsg struct{ Index int }
 // where it lives" from another pane); the root focuses the folders pane.
 type GotoPathMsg struct{ Path string }
 
+// OpenJobMsg asks the jobs pane to show a job (a dependency opened from the
+// connections pane): File is its path, ConfigID its configuration id. The
+// sender focuses the jobs pane with FocusPaneMsg alongside.
+type OpenJobMsg struct {
+	ConfigID int64
+	UUID     string
+	Path     string
+}
+
 // Failer is implemented by result messages that may carry an error; the
 // root reads it to keep the header's connection health current.
 type Failer interface {

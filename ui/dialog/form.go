@@ -18,7 +18,9 @@ type Field struct {
 	Label string
 	Text  bool
 	Value string // initial text of a text field
-	On    bool   // initial state of a toggle
+	// Secret masks a text field as typed (a password).
+	Secret bool
+	On     bool // initial state of a toggle
 }
 
 // Values is what a submitted form holds.
@@ -64,6 +66,10 @@ func NewForm(ctx *common.Context, title, note, submitLabel string, fields []Fiel
 		in := textinput.New()
 		in.Prompt = ""
 		in.SetValue(fl.Value)
+		if fl.Secret {
+			in.EchoMode = textinput.EchoPassword
+			in.EchoCharacter = '•'
+		}
 		in.CursorEnd()
 		f.inputs[i] = &in
 	}

@@ -1,0 +1,36 @@
+package common
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dapconsole/dapconsole/api"
+)
+
+// Explain says what went wrong with an action in words an admin reads at a
+// glance: a 403, 404 or 409 as what it means, another refusal by the
+// server's reason, an unreachable server as such, anything else as the
+// error reads. It never quotes credentials (api errors carry none).
+func Explain(action string, err error) string {
+	var apiErr *api.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Sprintf("%s: %v", action, err)
+	}
+	reason := ""
+	if apiErr.Reason != "" {
+		reason = ": " + apiErr.Reason
+	}
+	switch {
+	case api.IsForbidden(err):
+		return fmt.Sprintf("%s: not allowed — the server refused it (403)%s", action, reason)
+	case api.IsNotFound(err):
+		return fmt.Sprintf("%s: not found — it does not exist or you may not see it (404)%s", action, reason)
+	case api.IsConflict(err):
+		return fmt.Sprintf("%s: the server refused (409)%s", action, reason)
+	case api.IsUnreachable(err):
+		return fmt.Sprintf("%s: the server does not answer", action)
+	case apiErr.Status != 0 && apiErr.Reason != "":
+		return fmt.Sprintf("%s: %s (%d)", action, apiErr.Reason, apiErr.Status)
+	}
+	return fmt.Sprintf("%s: %v", action, err)
+}

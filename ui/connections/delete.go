@@ -1,0 +1,93 @@
+package connections
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/theme"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
+)
+
+// maxListedDependents bounds the dependents the delete confirmation names.
+const maxListedDependents = 8
+
+// checkDelete reads what depends on the connection, every level down, so
+// the confirmation can say it before anything is deleted.
+func (p *Pane) checkDelete(id int64, path string) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	return common.StartTask("reading what depends on "+path, common.Quick, func(ctx context.Context) tea.Msg {
+		deps, err := client.ConnectionDependencies(ctx, id, api.DependencyQuery{Direction: model.DirectionDownstream})
+		return deleteCheckMsg{id: id, path: path, dependents: deps, err: err}
+	})
+}
+
+func (p *Pane) gotDeleteCheck(msg deleteCheckMsg) tea.Cmd {
+	if msg.err != nil && !noDependencyEndpoint(msg.err) {
+		return p.fail("reading what depends on "+msg.path, msg.err)
+	}
+	body := deleteBody(msg, p.symbols())
+	confirm := dialog.NewConfirm(p.ctx, "Delete "+msg.path+"?", body, "delete", true,
+		deleteMsg{id: msg.id, path: msg.path})
+	return common.OpenDialog(confirm)
+}
+
+// deleteBody lists the dependents first, then says what a delete does.
+func deleteBody(msg deleteCheckMsg, sym theme.GraphSymbols) string {
+	var b strings.Builder
+	switch n := len(msg.dependents); {
+	case msg.err != nil:
+		b.WriteString("The server cannot list what depends on it (no dependency endpoint); it refuses the delete if anything does.\n")
+	case n == 0:
+		b.WriteString("Nothing depends on it.\n")
+	default:
+		fmt.Fprintf(&b, "%s depend on it and stop working without it; the server refuses while any does:\n", plural(n, "file"))
+		for i, d := range msg.dependents {
+			if i == maxListedDependents {
+				fmt.Fprintf(&b, "  … and %d more\n", n-i)
+				break
+			}
+			fmt.Fprintf(&b, "  %s %s\n", kindSymbol(sym, kindOf(d)), d.File.Path)
+		}
+	}
+	b.WriteString("\nThe connection is deleted from the server; this cannot be undone.")
+	return b.String()
+}
+
+func (p *Pane) delete(msg deleteMsg) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	return common.StartTask("deleting "+msg.path, common.Quick, func(ctx context.Context) tea.Msg {
+		return deletedMsg{id: msg.id, path: msg.path, err: client.DeleteConnection(ctx, msg.id)}
+	})
+}
+
+func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
+	if msg.err != nil {
+		return p.fail("deleting "+msg.path, msg.err)
+	}
+	if (p.mode == modeGraph && p.graph != nil && p.graph.connID == msg.id) ||
+		(p.mode == modeDetails && p.details != nil && p.details.id == msg.id) {
+		p.mode = modeList
+	}
+	p.graph = nil
+	p.changed()
+	return tea.Batch(common.Notify("deleted "+msg.path), p.loadList(0, true))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

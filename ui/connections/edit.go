@@ -1,0 +1,228 @@
+package connections
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// startEdit reads the connection, then opens it in the editor.
+func (p *Pane) startEdit(id int64, path string) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	return common.StartTask("reading "+path+" to edit", common.Quick, func(ctx context.Context) tea.Msg {
+		conn, err := client.Connection(ctx, id)
+		return editLoadedMsg{id: id, conn: conn, err: err}
+	})
+}
+
+func (p *Pane) gotEditLoaded(msg editLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		return p.fail("reading the connection to edit", msg.err)
+	}
+	body, err := json.MarshalIndent(msg.conn, "", "  ")
+	if err != nil {
+		return p.fail("editing "+msg.conn.File.Path, err)
+	}
+	return openEditor(msg.id, msg.conn.File.Path, string(body)+"\n", "")
+}
+
+// editHelp heads the file the editor opens.
+const editHelp = `# Edit the connection and save to send it to the server; leave the file
+# unchanged to cancel. Secrets are shown encoded, as the server sent them:
+# leave them as they are to keep them, or replace one by a new value
+# (plain text, sealed by the server, or a SECURE:<n>:<s> value).
+# Lines starting with # at the top are removed before the JSON is read.
+`
+
+// openEditor opens body in the user's editor; problem, when set, is why
+// the previous attempt was not saved, shown above the body.
+func openEditor(id int64, path, body, problem string) tea.Cmd {
+	head := editHelp
+	if problem != "" {
+		head = "# NOT SAVED: " + strings.ReplaceAll(problem, "\n", "\n# ") + "\n#\n" + head
+	}
+	session := &editorSession{text: head + body}
+	return tea.Exec(session, func(err error) tea.Msg {
+		return editedMsg{id: id, path: path, shown: body, edited: stripComments(session.edited), err: err}
+	})
+}
+
+// editorSession runs the editor on a temporary file that only the user may
+// read (it holds the connection, secrets encoded) and removes it after.
+type editorSession struct {
+	text           string
+	edited         string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func (s *editorSession) SetStdin(r io.Reader)  { s.stdin = r }
+func (s *editorSession) SetStdout(w io.Writer) { s.stdout = w }
+func (s *editorSession) SetStderr(w io.Writer) { s.stderr = w }
+
+// Run writes the file, runs the editor on it and reads it back.
+func (s *editorSession) Run() error {
+	f, err := os.CreateTemp("", "dapconsole-connection-*.json") // mode 0600
+	if err != nil {
+		return fmt.Errorf("edit: temporary file: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(s.text); err != nil {
+		f.Close()
+		return fmt.Errorf("edit: temporary file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("edit: temporary file: %w", err)
+	}
+	editor := editorCommand()
+	// The shell reads the editor command as git does, so EDITOR may carry
+	// arguments ("code --wait", "sed -i s/a/b/").
+	cmd := exec.Command("sh", "-c", editor+` "$1"`, "dapconsole-editor", f.Name())
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.stdin, s.stdout, s.stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("editor %q: %w", editor, err)
+	}
+	edited, err := os.ReadFile(f.Name())
+	if err != nil {
+		return fmt.Errorf("edit: reading the edited file: %w", err)
+	}
+	s.edited = string(edited)
+	return nil
+}
+
+// editorCommand is $VISUAL, else $EDITOR, else vi.
+func editorCommand() string {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if e := strings.TrimSpace(os.Getenv(v)); e != "" {
+			return e
+		}
+	}
+	return "vi"
+}
+
+// stripComments drops the block of # lines at the top of the file.
+func stripComments(text string) string {
+	for text != "" {
+		line, rest, _ := strings.Cut(text, "\n")
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			break
+		}
+		text = rest
+	}
+	return text
+}
+
+func (p *Pane) gotEdited(msg editedMsg) tea.Cmd {
+	if msg.err != nil {
+		return p.fail("editing "+msg.path+" (nothing was saved)", msg.err)
+	}
+	if strings.TrimSpace(msg.edited) == strings.TrimSpace(msg.shown) {
+		return common.Info("edit of " + msg.path + " cancelled: nothing changed")
+	}
+	conn, err := parseEdit(msg.edited, msg.path)
+	if err != nil {
+		return openEditor(msg.id, msg.path, msg.edited, err.Error())
+	}
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	id, path, edited := msg.id, msg.path, msg.edited
+	return common.StartTask("saving "+path, common.Quick, func(ctx context.Context) tea.Msg {
+		err := client.UpdateConnection(ctx, id, conn)
+		return savedMsg{id: id, path: path, edited: edited, err: err}
+	})
+}
+
+func (p *Pane) gotSaved(msg savedMsg) tea.Cmd {
+	if api.IsBadRequest(msg.err) {
+		return openEditor(msg.id, msg.path, msg.edited, common.Explain("the server refused the edit", msg.err))
+	}
+	if msg.err != nil {
+		return p.fail("saving "+msg.path, msg.err)
+	}
+	p.changed()
+	cmds := []tea.Cmd{common.Notify("saved " + msg.path), p.loadList(0, true)}
+	if p.mode == modeDetails && p.details != nil && p.details.id == msg.id {
+		cmds = append(cmds, p.loadDetails(msg.id, msg.path))
+	}
+	return tea.Batch(cmds...)
+}
+
+// changed forgets what a write may have made stale: every graph.
+func (p *Pane) changed() {
+	p.graphs = map[int64]*graph{}
+	if p.graph != nil {
+		p.graphGen++
+		g := newGraph(p.graph.connID, p.graph.path, p.graphGen)
+		p.graphs[g.connID] = g
+		p.graph = g
+		p.relayoutGraph()
+	}
+}
+
+// parseEdit reads an edited connection and checks its shape: valid JSON,
+// only the fields of a connection, at the same path, with a type and a
+// class, and no sources.
+func parseEdit(text, path string) (model.Connection, error) {
+	var conn model.Connection
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&conn); err != nil {
+		return conn, fmt.Errorf("not a valid connection: %s", describeJSONError(text, err))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return conn, errors.New("not a valid connection: text after the closing }")
+	}
+	switch {
+	case conn.File.Path != path:
+		return conn, fmt.Errorf("file.path must stay %q: a connection cannot move", path)
+	case strings.TrimSpace(conn.TypeID) == "":
+		return conn, errors.New("typeId is empty")
+	case strings.TrimSpace(conn.ClassName) == "":
+		return conn, errors.New("className is empty")
+	case len(conn.Sources) > 0:
+		return conn, errors.New("sources: a connection reads from no other file")
+	}
+	for k, v := range conn.Properties {
+		if len(v) == 0 {
+			return conn, fmt.Errorf("property %q has no value (give it [\"…\"] or remove it)", k)
+		}
+	}
+	return conn, nil
+}
+
+// describeJSONError adds the line and column to a JSON error.
+func describeJSONError(text string, err error) string {
+	var offset int64 = -1
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		offset = syntax.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	}
+	if offset < 0 || offset > int64(len(text)) {
+		return err.Error()
+	}
+	before := []byte(text[:offset])
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(offset) - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("JSON line %d, column %d (not counting the # lines): %v", line, col, err)
+}

@@ -1,0 +1,379 @@
+package connections
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// readers bounds the reads one task runs at once (types, one graph level).
+const readers = 4
+
+// loadList reads the list; selectID, when not 0, is where the cursor goes.
+// A read the user asked for runs as a task with a spinner; the first read
+// runs quietly, so the pane is ready when the user comes to it.
+func (p *Pane) loadList(selectID int64, asked bool) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	p.listReq++
+	req := p.listReq
+	read := func(ctx context.Context) tea.Msg {
+		entries, err := client.Connections(ctx)
+		return listMsg{req: req, entries: entries, err: err, selectID: selectID}
+	}
+	if !asked {
+		return func() tea.Msg { return read(context.Background()) }
+	}
+	return common.StartTask("reading connections", common.Quick, read)
+}
+
+func (p *Pane) gotList(msg listMsg) tea.Cmd {
+	if msg.req != p.listReq {
+		return nil
+	}
+	if msg.err != nil {
+		p.listErr = msg.err
+		return p.fail("reading the connections", msg.err)
+	}
+	keep := msg.selectID
+	if keep == 0 {
+		if e := p.selected(); e != nil {
+			keep = e.ID
+		}
+	}
+	p.listLoaded, p.listErr = true, nil
+	p.typeGen++
+	p.typesPending = map[int64]bool{}
+	p.list.set(msg.entries)
+	p.keepCursorOn(keep)
+	if p.list.sortBy == colType {
+		return p.readAllTypes()
+	}
+	return p.readVisibleTypes()
+}
+
+// fail reports an error: a 401 brings the login screen, anything else the
+// status line, in plain words.
+func (p *Pane) fail(action string, err error) tea.Cmd {
+	if common.IsUnauthorized(err) {
+		return common.Fail(err)
+	}
+	text := common.Explain(action, err)
+	return func() tea.Msg { return common.StatusMsg{Level: common.LevelError, Text: text} }
+}
+
+// readVisibleTypes reads, quietly, the types of the rows on screen that are
+// not known yet.
+func (p *Pane) readVisibleTypes() tea.Cmd {
+	return p.readTypes(missingTypes(p.visibleRows(), p.typesPending), false)
+}
+
+// readAllTypes reads every missing type, for a sort by type.
+func (p *Pane) readAllTypes() tea.Cmd {
+	return p.readTypes(missingTypes(p.list.rows, p.typesPending), true)
+}
+
+func (p *Pane) readTypes(ids []int64, asked bool) tea.Cmd {
+	client := p.ctx.Client
+	if len(ids) == 0 || client == nil {
+		return nil
+	}
+	for _, id := range ids {
+		p.typesPending[id] = true
+	}
+	gen := p.typeGen
+	read := func(ctx context.Context) tea.Msg {
+		types := make([]string, len(ids))
+		errs := make([]error, len(ids))
+		forEach(len(ids), func(i int) {
+			conn, err := client.Connection(ctx, ids[i])
+			types[i], errs[i] = typeName(conn), err
+			if err != nil {
+				types[i] = "?"
+			}
+		})
+		out := make(map[int64]string, len(ids))
+		for i, id := range ids {
+			out[id] = types[i]
+		}
+		return typesMsg{gen: gen, types: out, err: firstUnauthorized(errs)}
+	}
+	if !asked {
+		return func() tea.Msg { return read(context.Background()) }
+	}
+	return common.StartTask(fmt.Sprintf("reading the types of %d connections", len(ids)), common.Quick, read)
+}
+
+// firstUnauthorized returns the first 401 among errs: the one failure of a
+// quiet read worth reporting (the others show as "?" in the list).
+func firstUnauthorized(errs []error) error {
+	for _, err := range errs {
+		if common.IsUnauthorized(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// forEach runs do(0) … do(n-1) on at most readers goroutines.
+func forEach(n int, do func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(readers, n) {
+		wg.Go(func() {
+			for i := range next {
+				do(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+func (p *Pane) gotTypes(msg typesMsg) tea.Cmd {
+	if msg.gen != p.typeGen {
+		return nil
+	}
+	for id := range msg.types {
+		delete(p.typesPending, id)
+	}
+	if p.list.setTypes(msg.types) {
+		p.relist()
+	}
+	if msg.err != nil {
+		return common.Fail(msg.err)
+	}
+	return nil
+}
+
+// details is one connection's representation, as the details view shows it.
+type details struct {
+	id      int64
+	path    string
+	req     int
+	conn    *model.Connection // nil until read
+	err     error
+	offset  int
+	entries int // lines of the body, for scrolling
+}
+
+func (d *details) scroll(delta, height int) {
+	d.offset = max(0, min(d.offset+delta, d.entries-height))
+}
+
+func (p *Pane) openDetails(e *entry) tea.Cmd {
+	p.mode = modeDetails
+	return p.loadDetails(e.ID, e.Path)
+}
+
+func (p *Pane) loadDetails(id int64, path string) tea.Cmd {
+	client := p.ctx.Client
+	req := 1
+	if p.details != nil {
+		req = p.details.req + 1
+	}
+	p.details = &details{id: id, path: path, req: req}
+	if client == nil {
+		return nil
+	}
+	return common.StartTask("reading "+path, common.Quick, func(ctx context.Context) tea.Msg {
+		conn, err := client.Connection(ctx, id)
+		return detailsMsg{req: req, id: id, conn: conn, err: err}
+	})
+}
+
+func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
+	d := p.details
+	if d == nil || d.req != msg.req || d.id != msg.id {
+		return nil
+	}
+	if msg.err != nil {
+		d.err = msg.err
+		return p.fail("reading "+d.path, msg.err)
+	}
+	d.conn = &msg.conn
+	return nil
+}
+
+// openGraph shows a connection's graph: from the cache, or read afresh.
+func (p *Pane) openGraph(id int64, path string) tea.Cmd {
+	g, cached := p.graphs[id]
+	if !cached {
+		p.graphGen++
+		g = newGraph(id, path, p.graphGen)
+		p.graphs[id] = g
+	}
+	p.mode, p.graph, p.gcursor, p.goffset = modeGraph, g, 0, 0
+	p.relayoutGraph()
+	return p.readLevel(g)
+}
+
+// refreshGraph drops the cached graph on screen and reads it again.
+func (p *Pane) refreshGraph() tea.Cmd {
+	old := p.graph
+	p.graphGen++
+	g := newGraph(old.connID, old.path, p.graphGen)
+	p.graphs[g.connID] = g
+	p.graph = g
+	p.relayoutGraph()
+	return p.readLevel(g)
+}
+
+func (p *Pane) setLevel(level int) tea.Cmd {
+	p.level = level
+	p.relayoutGraph()
+	return p.readLevel(p.graph)
+}
+
+// hasDependencyEndpoint reports whether the interface can tell a kind's
+// dependencies; the others are leaves of the graph.
+func hasDependencyEndpoint(k model.Kind) bool {
+	switch k {
+	case model.KindConnection, model.KindImportJob, model.KindDataLink, model.KindWorkbook,
+		model.KindExportJob, model.KindInfographic:
+		return true
+	}
+	return false
+}
+
+// levelRequest is what one dependency read needs, copied out of a node so
+// that the task touches no model state.
+type levelRequest struct {
+	kind      model.Kind
+	id        int64
+	direction string
+}
+
+// readLevel reads the dependencies of the graph's next level, one level at
+// a time: when it is in, gotLevel asks for the one below if the level
+// control wants it.
+func (p *Pane) readLevel(g *graph) tea.Cmd {
+	client := p.ctx.Client
+	if g == nil || g.reading || g.unsupported != nil || client == nil {
+		return nil
+	}
+	var nodes []*node
+	for _, n := range g.frontier(p.level) {
+		if !hasDependencyEndpoint(n.kind) {
+			n.state = loaded
+			continue
+		}
+		nodes = append(nodes, n)
+	}
+	if len(nodes) == 0 {
+		return nil
+	}
+	reqs := make([]levelRequest, len(nodes))
+	for i, n := range nodes {
+		n.state = loading
+		reqs[i] = levelRequest{kind: n.kind, id: n.dep.ID, direction: n.direction}
+	}
+	g.reading = true
+	connID, gen := g.connID, g.gen
+	label := fmt.Sprintf("reading dependencies of %s (level %d)", g.path, nodes[0].depth+1)
+	return common.StartTask(label, common.Quick, func(ctx context.Context) tea.Msg {
+		deps := make([][]model.Dependency, len(reqs))
+		errs := make([]error, len(reqs))
+		forEach(len(reqs), func(i int) {
+			r := reqs[i]
+			deps[i], errs[i] = client.Dependencies(ctx, r.kind, r.id,
+				api.DependencyQuery{Direction: r.direction, Level: 1})
+		})
+		return levelMsg{connID: connID, gen: gen, nodes: nodes, deps: deps, errs: errs}
+	})
+}
+
+func (p *Pane) gotLevel(msg levelMsg) tea.Cmd {
+	g := p.graphs[msg.connID]
+	if g == nil || g.gen != msg.gen {
+		return nil
+	}
+	g.reading = false
+	var failed error
+	for i, n := range msg.nodes {
+		err := msg.errs[i]
+		switch {
+		case err == nil:
+			g.setDependencies(n, msg.deps[i])
+		case n.depth == 0 && noDependencyEndpoint(err):
+			g.unsupported = err
+			n.state, n.err = loadFailed, err
+		default:
+			n.state, n.err = loadFailed, err
+			if failed == nil {
+				failed = err
+			}
+		}
+	}
+	if g == p.graph {
+		p.relayoutGraph()
+	}
+	cmds := []tea.Cmd{p.readLevel(g)}
+	if failed != nil {
+		cmds = append(cmds, p.fail("reading dependencies of "+g.path, failed))
+	}
+	return tea.Batch(cmds...)
+}
+
+// relayoutGraph flattens the graph on screen again, keeping the cursor on
+// the same node.
+func (p *Pane) relayoutGraph() {
+	if p.graph == nil {
+		p.lines = nil
+		return
+	}
+	var keep *node
+	if p.gcursor < len(p.lines) {
+		keep = p.lines[p.gcursor].n
+	}
+	sym := p.symbols()
+	p.lines = p.graph.flatten(p.level, guideSymbols{pipe: sym.Pipe, space: sym.Space})
+	p.gcursor = max(0, min(p.gcursor, len(p.lines)-1))
+	for i, l := range p.lines {
+		if l.n == keep {
+			p.gcursor = i
+			break
+		}
+	}
+	p.scrollGraph()
+}
+
+func (p *Pane) moveGraphCursor(delta int) {
+	p.gcursor = max(0, min(p.gcursor+delta, len(p.lines)-1))
+	p.scrollGraph()
+}
+
+func (p *Pane) scrollGraph() {
+	h := p.graphHeight()
+	if h <= 0 {
+		return
+	}
+	if p.gcursor < p.goffset {
+		p.goffset = p.gcursor
+	}
+	if p.gcursor >= p.goffset+h {
+		p.goffset = p.gcursor - h + 1
+	}
+	p.goffset = max(0, min(p.goffset, len(p.lines)-h))
+}
+
+// bodyHeight is the pane less its title line.
+func (p *Pane) bodyHeight() int { return max(0, p.height-1) }
+
+// graphHeight is the number of graph lines on screen: the pane less its
+// title and legend.
+func (p *Pane) graphHeight() int { return max(0, p.height-2) }
+
+// unsupportedText explains a server with no dependency endpoint.
+const unsupportedText = "This server offers no dependency endpoint (the platform needs its advanced governance plug-in for it)"

@@ -1,0 +1,130 @@
+package connections
+
+import (
+	"errors"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// listMsg answers a read of the connections list; req tags it so that an
+// answer to a read a newer one replaced is dropped.
+type listMsg struct {
+	req     int
+	entries []model.ConnectionEntry
+	err     error
+	// selectID is the connection the cursor moves to once the list is in
+	// (one just created); 0 keeps the cursor where it is.
+	selectID int64
+}
+
+func (m listMsg) Failure() error { return m.err }
+
+// typesMsg carries the types of some connections, read one by one because
+// the list does not hold them.
+type typesMsg struct {
+	gen   int
+	types map[int64]string
+	err   error
+}
+
+func (m typesMsg) Failure() error { return m.err }
+
+// detailsMsg answers the read of one connection for the details view.
+type detailsMsg struct {
+	req  int
+	id   int64
+	conn model.Connection
+	err  error
+}
+
+func (m detailsMsg) Failure() error { return m.err }
+
+// levelMsg answers the dependency reads of one level of a graph: for each
+// node of the frontier, its direct dependencies in the node's direction.
+type levelMsg struct {
+	connID int64
+	gen    int
+	nodes  []*node
+	deps   [][]model.Dependency
+	errs   []error
+}
+
+func (m levelMsg) Failure() error { return errors.Join(m.errs...) }
+
+// editLoadedMsg answers the read of a connection about to be edited.
+type editLoadedMsg struct {
+	id   int64
+	conn model.Connection
+	err  error
+}
+
+func (m editLoadedMsg) Failure() error { return m.err }
+
+// editedMsg comes back when the editor exits: the text as the user left it.
+type editedMsg struct {
+	id       int64
+	path     string
+	shown    string // the body the editor opened with, comments stripped
+	edited   string
+	err      error
+	attempts int
+}
+
+// savedMsg answers an update sent after an edit.
+type savedMsg struct {
+	id     int64
+	path   string
+	edited string // kept to reopen the editor when the server rejects the body
+	err    error
+}
+
+func (m savedMsg) Failure() error { return m.err }
+
+// newKindMsg says which kind of connection the user chose to create.
+type newKindMsg struct{ kind newKind }
+
+// createMsg carries a new connection from the form to the create request.
+// It holds the password only until the request is sent.
+type createMsg struct{ conn model.Connection }
+
+// createdMsg answers a create; it carries no password.
+type createdMsg struct {
+	id   int64
+	path string
+	err  error
+}
+
+func (m createdMsg) Failure() error { return m.err }
+
+// deleteCheckMsg carries what depends on a connection about to be deleted.
+type deleteCheckMsg struct {
+	id         int64
+	path       string
+	dependents []model.Dependency
+	err        error
+}
+
+func (m deleteCheckMsg) Failure() error { return m.err }
+
+// deleteMsg is the confirmed delete; deletedMsg its answer.
+type deleteMsg struct {
+	id   int64
+	path string
+}
+
+type deletedMsg struct {
+	id   int64
+	path string
+	err  error
+}
+
+func (m deletedMsg) Failure() error { return m.err }
+
+// noDependencyEndpoint reports whether err means the server offers no
+// dependency endpoint: the real platform without its governance plug-in
+// answers 404 or 501 there.
+func noDependencyEndpoint(err error) bool {
+	var apiErr *api.Error
+	return errors.As(err, &apiErr) && (apiErr.Status == 404 || apiErr.Status == 501)
+}

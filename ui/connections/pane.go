@@ -1,0 +1,465 @@
+package connections
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/theme"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// mode is what the pane shows: the list, one connection's details, or one
+// connection's dependency graph.
+type mode int
+
+const (
+	modeList mode = iota
+	modeDetails
+	modeGraph
+)
+
+// maxLevel is the deepest numbered level; one more step shows all levels.
+const maxLevel = 9
+
+// Pane is the connections pane.
+type Pane struct {
+	ctx           *common.Context
+	width, height int
+	mode          mode
+
+	list           list
+	cursor, offset int
+	listReq        int // id of the latest list read; older answers are dropped
+	listLoaded     bool
+	listErr        error
+	filter         textinput.Model
+	filtering      bool
+
+	// types of connections being read, so a scroll does not ask twice;
+	// typeGen drops answers that predate a new list.
+	typesPending map[int64]bool
+	typeGen      int
+
+	details *details
+
+	graphs   map[int64]*graph // cached per connection until refreshed
+	graph    *graph           // the one on screen
+	graphGen int
+	level    int // 1…maxLevel, 0 for all
+	lines    []line
+	gcursor  int
+	goffset  int
+}
+
+// New returns the connections pane.
+func New(ctx *common.Context) *Pane {
+	f := textinput.New()
+	f.Prompt = "/"
+	f.Placeholder = "filter name, type, path, description"
+	return &Pane{ctx: ctx, filter: f, level: 1, typesPending: map[int64]bool{}, graphs: map[int64]*graph{}}
+}
+
+// Title implements common.Pane.
+func (p *Pane) Title() string { return "Connections" }
+
+// Init implements common.Pane: read the list without a spinner, so the
+// pane is ready when the user comes to it.
+func (p *Pane) Init() tea.Cmd { return p.loadList(0, false) }
+
+// SetSize implements common.Pane.
+func (p *Pane) SetSize(width, height int) {
+	p.width, p.height = width, height
+	p.filter.SetWidth(max(1, width-2))
+	p.scrollList()
+	p.scrollGraph()
+}
+
+// CapturingInput implements common.InputCapturer.
+func (p *Pane) CapturingInput() bool { return p.filtering }
+
+// Update implements common.Pane.
+func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return p, p.handleKey(msg)
+	case listMsg:
+		return p, p.gotList(msg)
+	case typesMsg:
+		return p, p.gotTypes(msg)
+	case detailsMsg:
+		return p, p.gotDetails(msg)
+	case levelMsg:
+		return p, p.gotLevel(msg)
+	case editLoadedMsg:
+		return p, p.gotEditLoaded(msg)
+	case editedMsg:
+		return p, p.gotEdited(msg)
+	case savedMsg:
+		return p, p.gotSaved(msg)
+	case newKindMsg:
+		return p, common.OpenDialog(newConnectionForm(p.ctx, msg.kind))
+	case createMsg:
+		return p, p.create(msg)
+	case createdMsg:
+		return p, p.gotCreated(msg)
+	case deleteCheckMsg:
+		return p, p.gotDeleteCheck(msg)
+	case deleteMsg:
+		return p, p.delete(msg)
+	case deletedMsg:
+		return p, p.gotDeleted(msg)
+	case common.LoggedInMsg:
+		p.reset()
+		return p, p.loadList(0, false)
+	}
+	return p, nil
+}
+
+// reset forgets everything read under the previous session.
+func (p *Pane) reset() {
+	p.list = list{sortBy: p.list.sortBy, descending: p.list.descending, hideSystem: p.list.hideSystem}
+	p.cursor, p.offset, p.listLoaded, p.listErr = 0, 0, false, nil
+	p.typesPending, p.typeGen = map[int64]bool{}, p.typeGen+1
+	p.mode, p.details, p.graph, p.lines = modeList, nil, nil, nil
+	p.graphs = map[int64]*graph{}
+}
+
+// selected returns the connection under the list's cursor.
+func (p *Pane) selected() *entry {
+	if p.cursor >= 0 && p.cursor < len(p.list.rows) {
+		return p.list.rows[p.cursor]
+	}
+	return nil
+}
+
+// current returns the connection the pane is about: the one whose details
+// or graph is open, else the one under the cursor.
+func (p *Pane) current() (id int64, path string, ok bool) {
+	switch {
+	case p.mode == modeDetails && p.details != nil:
+		return p.details.id, p.details.path, true
+	case p.mode == modeGraph && p.graph != nil:
+		return p.graph.connID, p.graph.path, true
+	}
+	if e := p.selected(); e != nil {
+		return e.ID, e.Path, true
+	}
+	return 0, "", false
+}
+
+func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if p.filtering {
+		return p.handleFilterKey(msg)
+	}
+	k := p.ctx.Keys
+	// Keys that act on the current connection in every mode.
+	switch {
+	case key.Matches(msg, k.New):
+		return common.OpenDialog(newKindChooser(p.ctx))
+	case key.Matches(msg, k.Edit):
+		if id, path, ok := p.current(); ok {
+			return p.startEdit(id, path)
+		}
+		return nil
+	case key.Matches(msg, k.Delete):
+		if id, path, ok := p.current(); ok {
+			return p.checkDelete(id, path)
+		}
+		return nil
+	}
+	switch p.mode {
+	case modeDetails:
+		return p.handleDetailsKey(msg)
+	case modeGraph:
+		return p.handleGraphKey(msg)
+	}
+	return p.handleListKey(msg)
+}
+
+func (p *Pane) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		return p.moveCursor(-1)
+	case key.Matches(msg, k.Down):
+		return p.moveCursor(1)
+	case key.Matches(msg, k.PageUp):
+		return p.moveCursor(-p.listHeight())
+	case key.Matches(msg, k.PageDown):
+		return p.moveCursor(p.listHeight())
+	case key.Matches(msg, k.Top):
+		return p.moveCursor(-len(p.list.rows))
+	case key.Matches(msg, k.Bottom):
+		return p.moveCursor(len(p.list.rows))
+	case key.Matches(msg, k.Filter):
+		p.filtering = true
+		p.filter.SetValue(p.list.filter)
+		p.filter.CursorEnd()
+		return p.filter.Focus()
+	case key.Matches(msg, k.HideSystem):
+		p.list.hideSystem = !p.list.hideSystem
+		return p.relist()
+	case key.Matches(msg, k.SortBy):
+		p.list.sortBy = (p.list.sortBy + 1) % columnCount
+		cmd := p.relist()
+		if p.list.sortBy == colType {
+			return tea.Batch(cmd, p.readAllTypes())
+		}
+		return cmd
+	case key.Matches(msg, k.SortReverse):
+		p.list.descending = !p.list.descending
+		return p.relist()
+	case key.Matches(msg, k.Refresh):
+		return p.loadList(0, true)
+	case key.Matches(msg, k.Back):
+		if p.list.filter != "" {
+			p.setFilter("")
+			return p.readVisibleTypes()
+		}
+	case p.selected() == nil:
+	case key.Matches(msg, k.Details):
+		return p.openDetails(p.selected())
+	case key.Matches(msg, k.Open):
+		return p.openGraph(p.selected().ID, p.selected().Path)
+	}
+	return nil
+}
+
+func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Back):
+		p.filtering = false
+		p.filter.Blur()
+		p.setFilter("")
+		return p.readVisibleTypes()
+	case key.Matches(msg, k.Confirm):
+		p.filtering = false
+		p.filter.Blur()
+		return nil
+	case msg.String() == "up" || msg.String() == "down":
+		// the arrows leave the field and move among the matches.
+		p.filtering = false
+		p.filter.Blur()
+		return p.handleListKey(msg)
+	}
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	p.setFilter(p.filter.Value())
+	return tea.Batch(cmd, p.readVisibleTypes())
+}
+
+func (p *Pane) setFilter(text string) {
+	if text == "" {
+		p.filter.SetValue("")
+	}
+	p.list.filter = text
+	p.relist()
+}
+
+// relist rebuilds the rows and keeps the cursor on the same connection.
+func (p *Pane) relist() tea.Cmd {
+	var keep int64
+	if e := p.selected(); e != nil {
+		keep = e.ID
+	}
+	p.list.rebuild()
+	p.keepCursorOn(keep)
+	return p.readVisibleTypes()
+}
+
+func (p *Pane) keepCursorOn(id int64) {
+	if i := p.list.indexOf(id); i >= 0 {
+		p.cursor = i
+	}
+	p.cursor = max(0, min(p.cursor, len(p.list.rows)-1))
+	p.scrollList()
+}
+
+func (p *Pane) moveCursor(delta int) tea.Cmd {
+	p.cursor = max(0, min(p.cursor+delta, len(p.list.rows)-1))
+	p.scrollList()
+	return p.readVisibleTypes()
+}
+
+// scrollList keeps the cursor inside the window of rows on screen.
+func (p *Pane) scrollList() {
+	h := p.listHeight()
+	if h <= 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+h {
+		p.offset = p.cursor - h + 1
+	}
+	p.offset = max(0, min(p.offset, len(p.list.rows)-h))
+}
+
+// listHeight is the number of list rows on screen: the pane less its
+// title, the column heads and the filter line.
+func (p *Pane) listHeight() int {
+	h := p.height - 2
+	if p.filtering || p.list.filter != "" {
+		h--
+	}
+	return max(0, h)
+}
+
+// visibleRows returns the rows on screen.
+func (p *Pane) visibleRows() []*entry {
+	end := min(len(p.list.rows), p.offset+p.listHeight())
+	if p.offset >= end {
+		return nil
+	}
+	return p.list.rows[p.offset:end]
+}
+
+func (p *Pane) handleDetailsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.ctx.Keys
+	d := p.details
+	switch {
+	case key.Matches(msg, k.Back, k.Close):
+		p.mode = modeList
+	case key.Matches(msg, k.Up):
+		d.scroll(-1, p.bodyHeight())
+	case key.Matches(msg, k.Down):
+		d.scroll(1, p.bodyHeight())
+	case key.Matches(msg, k.PageUp):
+		d.scroll(-p.bodyHeight(), p.bodyHeight())
+	case key.Matches(msg, k.PageDown):
+		d.scroll(p.bodyHeight(), p.bodyHeight())
+	case key.Matches(msg, k.Refresh):
+		return p.loadDetails(d.id, d.path)
+	case key.Matches(msg, k.Open):
+		return p.openGraph(d.id, d.path)
+	}
+	return nil
+}
+
+func (p *Pane) handleGraphKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.ctx.Keys
+	g := p.graph
+	switch {
+	case key.Matches(msg, k.Back, k.Close):
+		p.mode = modeList
+	case key.Matches(msg, k.Up):
+		p.moveGraphCursor(-1)
+	case key.Matches(msg, k.Down):
+		p.moveGraphCursor(1)
+	case key.Matches(msg, k.PageUp):
+		p.moveGraphCursor(-p.graphHeight())
+	case key.Matches(msg, k.PageDown):
+		p.moveGraphCursor(p.graphHeight())
+	case key.Matches(msg, k.Top):
+		p.moveGraphCursor(-len(p.lines))
+	case key.Matches(msg, k.Bottom):
+		p.moveGraphCursor(len(p.lines))
+	case key.Matches(msg, k.LevelUp):
+		return p.setLevel(p.deeper())
+	case key.Matches(msg, k.LevelDown):
+		return p.setLevel(p.shallower())
+	case key.Matches(msg, k.Refresh):
+		return p.refreshGraph()
+	case key.Matches(msg, k.Details):
+		if e := p.list.byID[g.connID]; e != nil {
+			return p.openDetails(e)
+		}
+	case key.Matches(msg, k.Open):
+		if p.gcursor < len(p.lines) {
+			return openWhereItLives(p.lines[p.gcursor].n)
+		}
+	}
+	return nil
+}
+
+// deeper and shallower step the level control: 1 … maxLevel, then all.
+func (p *Pane) deeper() int {
+	if p.level == 0 || p.level >= maxLevel {
+		return 0
+	}
+	return p.level + 1
+}
+
+func (p *Pane) shallower() int {
+	if p.level == 0 {
+		deepest := 1
+		if p.graph != nil {
+			deepest = p.graph.deepest()
+		}
+		return max(1, min(maxLevel, deepest-1))
+	}
+	return max(1, p.level-1)
+}
+
+// openWhereItLives shows a node of the graph where it lives: a job in the
+// job dashboard, anything else in its folder of the tree.
+func openWhereItLives(n *node) tea.Cmd {
+	f := n.dep.File
+	if n.depth > 0 && n.kind.Runnable() {
+		job := common.OpenJobMsg{ConfigID: n.dep.ID, UUID: f.UUID, Path: f.Path}
+		return tea.Sequence(
+			func() tea.Msg { return common.FocusPaneMsg{Index: common.PaneJobs} },
+			func() tea.Msg { return job })
+	}
+	return func() tea.Msg { return common.GotoPathMsg{Path: parentFolder(f.Path)} }
+}
+
+// parentFolder returns the folder a file path lies in.
+func parentFolder(path string) string {
+	for i := len(path) - 1; i > 0; i-- {
+		if path[i] == '/' {
+			return path[:i]
+		}
+	}
+	return "/"
+}
+
+// kindSymbol returns a kind's symbol in the graph.
+func kindSymbol(sym theme.GraphSymbols, k model.Kind) string {
+	switch k {
+	case model.KindConnection:
+		return sym.Connection
+	case model.KindImportJob:
+		return sym.ImportJob
+	case model.KindDataLink:
+		return sym.DataLink
+	case model.KindWorkbook:
+		return sym.Workbook
+	case model.KindExportJob:
+		return sym.ExportJob
+	case model.KindInfographic:
+		return sym.Infographic
+	case model.KindFileUpload:
+		return sym.FileUpload
+	}
+	return sym.Other
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *Pane) ShortHelp() []key.Binding {
+	k := p.ctx.Keys
+	switch p.mode {
+	case modeDetails:
+		return []key.Binding{k.Move, k.Open, k.Edit, k.Delete, k.Refresh, k.Back}
+	case modeGraph:
+		return []key.Binding{k.Move, k.Open, k.LevelUp, k.LevelDown, k.Refresh, k.Details, k.Back}
+	}
+	return []key.Binding{k.Move, k.Open, k.Details, k.Filter, k.SortBy, k.HideSystem, k.New, k.Edit, k.Delete}
+}
+
+// FullHelp implements help.KeyMap.
+func (p *Pane) FullHelp() [][]key.Binding {
+	k := p.ctx.Keys
+	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Close}
+	switch p.mode {
+	case modeDetails:
+		return [][]key.Binding{nav, {k.Refresh, k.Edit, k.Delete, k.New, k.Back}}
+	case modeGraph:
+		return [][]key.Binding{nav, {k.LevelUp, k.LevelDown, k.Refresh, k.Details, k.Edit, k.Delete, k.New, k.Back}}
+	}
+	return [][]key.Binding{nav, {k.Details, k.Filter, k.SortBy, k.SortReverse, k.HideSystem, k.Refresh, k.New, k.Edit, k.Delete, k.Back}}
+}
