@@ -305,3 +305,47 @@ func TestRestoreSourceFails(t *testing.T) {
 type erroringReader struct{ err error }
 
 func (r *erroringReader) Read([]byte) (int, error) { return 0, r.err }
+
+// TestRestoreNoProgressAfterReturn checks that a server answering before it
+// has read the archive does not leave the transport calling the
+// ProgressFunc after Restore has returned (a caller closes its channel then).
+func TestRestoreNoProgressAfterReturn(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusConflict)
+		io.WriteString(w, `{"status":"failure","reason":"exists"}`)
+	}))
+	defer ts.Close()
+	client := api.New(ts.URL, "admin", "pw")
+	for range 20 {
+		var mu sync.Mutex
+		returned := false
+		progress := func(done, total int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if returned {
+				t.Errorf("progress %d/%d reported after Restore returned", done, total)
+			}
+		}
+		archive := &slowReader{data: fakeZIP(2 << 20)}
+		_, err := client.Restore(t.Context(), api.FileID(4), archive, int64(len(archive.data)), 0, progress)
+		mu.Lock()
+		returned = true
+		mu.Unlock()
+		if !api.IsConflict(err) {
+			t.Fatalf("error = %v, want 409", err)
+		}
+	}
+}
+
+// slowReader hands out its data in small pieces.
+type slowReader struct{ data []byte }
+
+func (s *slowReader) Read(b []byte) (int, error) {
+	if len(s.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(b[:min(len(b), 4096)], s.data)
+	s.data = s.data[n:]
+	return n, nil
+}

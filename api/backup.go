@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"sync"
 
 	"github.com/dapconsole/dapconsole/model"
 )
@@ -93,19 +95,20 @@ func (c *Client) Restore(ctx context.Context, folder Ref, archive io.Reader, siz
 	if size < 0 {
 		size = -1
 	}
-	r := request{method: http.MethodPut, path: path, query: flags.Query(),
-		body: &progressReader{r: archive, total: size, report: progress}, length: size,
+	upload := &progressReader{r: archive, total: size, report: progress}
+	defer upload.stop()
+	r := request{method: http.MethodPut, path: path, query: flags.Query(), body: upload, length: size,
 		contentType: "application/zip", accept: "application/json"}
 	resp, err := c.send(ctx, r)
 	if err != nil {
 		return result, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer))
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer))
 	if err != nil {
 		return result, &Error{Op: r.op(), Status: resp.StatusCode, Reason: "answer cut short", Err: err}
 	}
-	_, err = c.decode(r.op(), resp, body, &result, false)
+	_, err = c.decode(r.op(), resp, answer, &result, false)
 	return result, err
 }
 
@@ -131,19 +134,41 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// progressReader counts bytes read from r and reports them.
+// progressReader counts bytes read from r and reports them. The transport
+// may go on reading a request body after the call has returned (a server
+// that answers before reading it all); once stop has returned, the
+// ProgressFunc is not called again and no new Read reaches the caller's
+// reader. A Read already under way is not waited for, as it may block.
 type progressReader struct {
-	r      io.Reader
-	done   int64
-	total  int64
-	report ProgressFunc
+	r       io.Reader
+	total   int64
+	report  ProgressFunc
+	mu      sync.Mutex
+	done    int64
+	stopped bool
 }
 
 func (p *progressReader) Read(b []byte) (int, error) {
+	p.mu.Lock()
+	stopped := p.stopped
+	p.mu.Unlock()
+	if stopped {
+		return 0, errRestoreReturned
+	}
 	n, err := p.r.Read(b)
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.done += int64(n)
-	if p.report != nil && n > 0 {
+	if p.report != nil && n > 0 && !p.stopped {
 		p.report(p.done, p.total)
 	}
 	return n, err
 }
+
+func (p *progressReader) stop() {
+	p.mu.Lock()
+	p.stopped = true
+	p.mu.Unlock()
+}
+
+var errRestoreReturned = errors.New("restore has returned")
