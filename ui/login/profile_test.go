@@ -13,7 +13,7 @@ import (
 )
 
 func TestProfileCommand(t *testing.T) {
-	url := startPlatform(t)
+	url := platformURL
 	server := strings.TrimRight(url, "/")
 	profiles := []credentials.Profile{
 		{Name: "local", Server: server, User: "admin"},

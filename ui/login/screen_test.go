@@ -2,6 +2,7 @@ package login
 
 import (
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -27,19 +28,32 @@ import (
 // the credentials leak scan looks for in golden files.
 const testPassword = "dap-test-pw-ui"
 
-// startPlatform runs the embedded platform whose admin has testPassword.
-func startPlatform(t *testing.T) string {
-	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: testPassword})
+// platformURL is the embedded platform every test of the package talks to:
+// one user, admin, with testPassword. One for all, since creating a real
+// account costs a bcrypt hash; the tests only read from it.
+var platformURL string
+
+func TestMain(m *testing.M) {
+	os.Exit(runWithPlatform(m))
+}
+
+func runWithPlatform(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "dapconsole-login-test-")
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
+	defer os.RemoveAll(dir)
+	srv, err := server.New(server.Config{DataDir: dir, AdminPassword: testPassword})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer srv.Close()
 	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.Close()
-		srv.Close()
-	})
-	return ts.URL
+	defer ts.Close()
+	platformURL = ts.URL
+	return m.Run()
 }
 
 // newContext is a console context without colour, so views compare as text.
@@ -155,7 +169,7 @@ func submit(t *testing.T, s *Screen) (common.Dialog, []tea.Msg) {
 
 func TestScreenFirstStartLogsInAndStores(t *testing.T) {
 	keyring.MockInit()
-	url := startPlatform(t)
+	url := platformURL
 	cfg := testConfig(t)
 	ctx := newContext(nil, "", "", "")
 	s := New(ctx, cfg, "No profile yet.")
@@ -205,7 +219,7 @@ func TestScreenFirstStartLogsInAndStores(t *testing.T) {
 }
 
 func TestScreenRefusesAndSaysWhy(t *testing.T) {
-	url := startPlatform(t)
+	url := platformURL
 	down := httptest.NewServer(nil)
 	down.Close()
 

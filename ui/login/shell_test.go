@@ -1,8 +1,7 @@
-package login_test
+package login
 
 import (
 	"bytes"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,13 +15,9 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/credentials"
-	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/ui"
 	"github.com/dapconsole/dapconsole/ui/common"
-	"github.com/dapconsole/dapconsole/ui/login"
 )
-
-const shellPassword = "dap-test-pw-shell"
 
 // emptyPane is the whole console behind the login screen in these tests.
 type emptyPane struct{}
@@ -39,28 +34,19 @@ type shell struct {
 	tm     *teatest.TestModel
 	ctx    *common.Context
 	server string
-	cfg    login.Config
+	cfg    Config
 }
 
-// startShell runs the console on a fresh platform, as console.go wires it:
+// startShell runs the console on the test platform, as console.go wires it:
 // the login screen for a first start and for 401s, and :profile.
 func startShell(t *testing.T, loggedIn bool, profile string) *shell {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: shellPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.Close()
-		srv.Close()
-	})
-	sh := &shell{server: ts.URL, cfg: login.Config{
+	sh := &shell{server: platformURL, cfg: Config{
 		ProfilesPath: filepath.Join(t.TempDir(), "profiles.json"),
 		Verify:       credentials.CheckWithServer,
 	}}
 	if loggedIn {
-		sh.ctx = common.NewContext(api.New(ts.URL, "admin", shellPassword), ts.URL, "admin", profile, false)
+		sh.ctx = common.NewContext(api.New(platformURL, "admin", testPassword), platformURL, "admin", profile, false)
 	} else {
 		sh.ctx = common.NewContext(nil, "", "", "", false)
 	}
@@ -69,9 +55,9 @@ func startShell(t *testing.T, loggedIn bool, profile string) *shell {
 		Panes:        []common.Pane{emptyPane{}},
 		HeartbeatOff: true,
 		Login: func(ctx *common.Context) common.Dialog {
-			return login.New(ctx, sh.cfg, "")
+			return New(ctx, sh.cfg, "")
 		},
-		Commands: []common.Command{login.ProfileCommand(sh.ctx, sh.cfg, func(string) string { return "" })},
+		Commands: []common.Command{ProfileCommand(sh.ctx, sh.cfg, func(string) string { return "" })},
 	})
 	sh.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
@@ -95,11 +81,11 @@ func TestShellFirstStartShowsTheLoginScreen(t *testing.T) {
 	sh.press(tea.KeyTab)
 	sh.tm.Type("admin")
 	sh.press(tea.KeyTab)
-	sh.tm.Type(shellPassword)
+	sh.tm.Type(testPassword)
 	sh.press(tea.KeyEnter)
 	sh.waitFor(t, "(default)") // the header names the new profile
 
-	if got, err := credentials.LookupPassword(strings.TrimRight(sh.server, "/"), "admin"); err != nil || got != shellPassword {
+	if got, err := credentials.LookupPassword(strings.TrimRight(sh.server, "/"), "admin"); err != nil || got != testPassword {
 		t.Fatalf("the login screen did not store the password: %v", err)
 	}
 }
@@ -112,7 +98,7 @@ func TestShellUnauthorizedBringsTheLoginScreenBack(t *testing.T) {
 	sh.tm.Send(common.UnauthorizedMsg{Err: refused})
 	sh.tm.Send(common.UnauthorizedMsg{Err: refused}) // a burst opens one screen
 	sh.waitFor(t, "Log in")
-	sh.tm.Type(shellPassword) // server and user are filled: the focus is on the password
+	sh.tm.Type(testPassword) // server and user are filled: the focus is on the password
 	sh.press(tea.KeyEnter)
 	sh.waitFor(t, "logged in as admin@")
 
@@ -138,7 +124,7 @@ func TestShellProfileSwitch(t *testing.T) {
 	if err := profiles.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if err := credentials.StorePassword(server, "admin", shellPassword); err != nil {
+	if err := credentials.StorePassword(server, "admin", testPassword); err != nil {
 		t.Fatal(err)
 	}
 	sh.waitFor(t, "(local)")
