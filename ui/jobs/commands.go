@@ -26,6 +26,9 @@ func (p *Pane) Commands() []common.Command {
 			}
 			return req
 		}},
+		{Name: "history", Args: "PATH|ID", Help: "history of a job", Run: refCommand("history", func(args string) tea.Msg {
+			return historyLookup{ref: parseRef(args)}
+		})},
 		{Name: "details", Args: "EXECUTION-ID", Help: "details of a job execution", Run: func(args string) tea.Msg {
 			id, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(args), "#"), 10, 64)
 			if err != nil || id <= 0 {

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
@@ -41,6 +43,31 @@ type detailsView struct {
 
 // detailsRequest opens the details of an execution (:details ID).
 type detailsRequest struct{ execID int64 }
+
+// historyLookup opens the history of a job named by path or file id: its
+// configuration id comes from the details of its newest execution.
+type historyLookup struct{ ref api.Ref }
+
+func (p *Pane) lookUpHistory(req historyLookup) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	return common.StartTask("finding the history of "+req.ref.String(), common.Quick, func(ctx context.Context) tea.Msg {
+		st, err := client.JobStatus(ctx, req.ref)
+		if err != nil {
+			return common.ReportError(fmt.Errorf("%s", explain("history of "+req.ref.String(), err)))
+		}
+		if st.JobExecutionID == nil {
+			return common.StatusMsg{Level: common.LevelInfo, Text: req.ref.String() + " has never run: no history"}
+		}
+		d, err := client.JobDetails(ctx, *st.JobExecutionID)
+		if err != nil {
+			return common.ReportError(fmt.Errorf("%s", explain("history of "+req.ref.String(), err)))
+		}
+		return historyRequest{configID: d.JobConfigurationID, label: path.Base(req.ref.String())}
+	})
+}
 
 func (p *Pane) nextReq() int {
 	p.lastReq++

@@ -108,6 +108,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, gotDeleted(msg)
 	case historyRequest:
 		return p, p.openHistory(msg.configID, msg.label)
+	case historyLookup:
+		return p, p.lookUpHistory(msg)
 	case historyMsg:
 		return p, p.gotHistory(msg)
 	case detailsRequest:
@@ -209,6 +211,8 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Trigger):
 		return p.trigger(triggerRequest{ref: api.FileID(r.job.FileID), label: r.label()})
+	case key.Matches(msg, k.Stop) && (r.gone() || !r.state.Active()):
+		return common.Info(r.label() + " has ended: nothing to stop")
 	case key.Matches(msg, k.Stop):
 		return p.askStop(api.FileID(r.job.FileID), r.label(), r.job.JobExecutionID)
 	case key.Matches(msg, k.Delete):

@@ -133,7 +133,7 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 		}
 		if !r.gone() {
 			r.left = now
-			r.hasProgress, r.hasEstimate = false, false
+			r.progress, r.hasProgress, r.estimate, r.hasEstimate = 0, false, 0, false
 			r.touch()
 			left = append(left, r)
 		}

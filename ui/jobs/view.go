@@ -24,6 +24,10 @@ const (
 	userWidth     = 10
 	execWidth     = 8
 	minNameWidth  = 8
+	// wideNameWidth is what names keep before the state column widens by
+	// up to wideStateExtra.
+	wideNameWidth  = 16
+	wideStateExtra = 10
 )
 
 // layout is the width of each column for a pane width; 0 hides a column.
@@ -47,6 +51,11 @@ func newLayout(width int) layout {
 		}
 		rest := width - fixed - gaps
 		if rest >= 2*minNameWidth || len(optional) == 0 {
+			// States the spec does not name (WAITING_FOR_OTHER_JOB) are
+			// long: give the state what the names can spare.
+			spare := min(wideStateExtra, max(0, rest-2*wideNameWidth))
+			l.state += spare
+			rest -= spare
 			l.job = max(minNameWidth/2, rest/2)
 			l.file = max(minNameWidth/2, rest-l.job)
 			return l
@@ -165,7 +174,8 @@ func (p *Pane) summaryLine() string {
 		line += st.Label.Render(" · sorted by " + columnNames[t.sortBy])
 	}
 	if err := p.polling.lastErr; err != nil {
-		stale := fmt.Sprintf("%s stale — %s; retry in %s", st.Symbols.Slow, explain("list-running", err), shortDuration(p.polling.delay()))
+		stale := fmt.Sprintf("%s stale: %d polls failed, retry in %s — %s", st.Symbols.Warning, p.polling.failures,
+			shortDuration(p.polling.delay()), explain("list-running", err))
 		line += "  " + st.HealthSlow.Render(stale)
 	}
 	return line

@@ -1,0 +1,199 @@
+package jobs
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// dashboardAt fills a pane from fixed answers, as two polls and their
+// status rounds would: two running jobs with progress, one queued, one in
+// a state the spec does not name, and one that just ended.
+func dashboardAt(t *testing.T, width, height int) *Pane {
+	t.Helper()
+	now := func() time.Time { return clockAt }
+	p := newTestPane(nil, width, height, now)
+	p.Init()
+	first := []model.RunningJob{
+		runningJob(40, "Sales", model.StateRunning, clockAt.Add(-40*time.Second)),
+		runningJob(41, "Events", model.StateRunning, clockAt.Add(-125*time.Second)),
+		runningJob(42, "Orders", model.StateRunning, clockAt.Add(-12*time.Second)),
+		runningJob(43, "Customers", model.StateQueued, time.Time{}),
+		runningJob(44, "Products", "WAITING_FOR_OTHER_JOB", time.Time{}),
+	}
+	p.Update(pollMsg{req: p.polling.req, jobs: first})
+	p.Update(statusMsg{req: p.status.req, results: []statusResult{
+		running(41, 37, 210*time.Second), running(42, 90, time.Second), running(40, 99, time.Second)}})
+	p.Update(pollMsg{req: p.polling.req, jobs: first[1:]})
+	p.Update(statusMsg{req: p.status.req, results: []statusResult{
+		running(41, 37, 210*time.Second), running(42, 90, time.Second),
+		{execID: 40, status: model.JobStatus{Status: "success", JobStatus: model.StateCompleted, JobExecutionID: ptr(int64(40))}}}})
+	p.watched[42] = "Orders.imp #42"
+	p.table.rows[42].user = "analyst"
+	p.table.rows[42].touch()
+	return p
+}
+
+func running(id int64, percent float64, left time.Duration) statusResult {
+	progress, estimate := model.Progress(percent), model.Estimate(left)
+	return statusResult{execID: id, status: model.JobStatus{Status: "success", JobStatus: model.StateRunning,
+		JobExecutionID: ptr(id), JobProgress: &progress, EstimateTime: &estimate}}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func keyPress(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+func press(p *Pane, keys ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, k := range keys {
+		_, cmd = p.Update(keyPress(k))
+	}
+	return cmd
+}
+
+// Golden views of the dashboard and of every view and confirmation opened
+// from it, at fixed sizes, ASCII. Regenerate with
+// `go test ./ui/jobs -run TestGolden -update`.
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(t *testing.T) string
+	}{
+		{"Dashboard", func(t *testing.T) string {
+			return dashboardAt(t, 100, 12).View()
+		}},
+		{"DashboardNarrow", func(t *testing.T) string {
+			return dashboardAt(t, 60, 10).View()
+		}},
+		{"DashboardSmallScrolled", func(t *testing.T) string {
+			p := dashboardAt(t, 100, 5)
+			press(p, "G")
+			return p.View()
+		}},
+		{"SortedByProgressReversed", func(t *testing.T) string {
+			p := dashboardAt(t, 100, 12)
+			press(p, "o", "o", "o", "o", "O")
+			return p.View()
+		}},
+		{"Filter", func(t *testing.T) string {
+			p := dashboardAt(t, 100, 12)
+			press(p, "/", "o", "r", "d")
+			return p.View()
+		}},
+		{"MarkedAndPaused", func(t *testing.T) string {
+			p := dashboardAt(t, 100, 12)
+			press(p, "space", "space", "P")
+			return p.View()
+		}},
+		{"Stale", func(t *testing.T) string {
+			p := dashboardAt(t, 100, 12)
+			p.Update(pollTickMsg{gen: p.polling.gen})
+			p.Update(pollMsg{req: p.polling.req, err: errors.New("read tcp: connection reset by peer")})
+			p.Update(pollTickMsg{gen: p.polling.gen})
+			p.Update(pollMsg{req: p.polling.req, err: errors.New("read tcp: connection reset by peer")})
+			return p.View()
+		}},
+		{"Empty", func(t *testing.T) string {
+			p := newTestPane(nil, 100, 8, func() time.Time { return clockAt })
+			p.Init()
+			p.Update(pollMsg{req: p.polling.req})
+			return p.View()
+		}},
+		{"History", func(t *testing.T) string {
+			p := historyAt(t)
+			return p.View()
+		}},
+		{"Details", func(t *testing.T) string {
+			p := historyAt(t)
+			p.SetSize(100, 20)
+			press(p, "down", "enter")
+			p.Update(detailsMsg{req: p.details.req, execID: 37, details: model.JobDetails{
+				StartTime: model.At(clockAt.Add(-2 * time.Minute)), StopTime: model.At(clockAt.Add(-2*time.Minute + 118*time.Second)),
+				JobStatus: model.StateCompleted, JobConfigurationID: 241, File: model.DetailsFile{ID: 141, UUID: "9e6635dd-0000-4000-8000-000000000141"},
+				SuccessCount: 494400, Counters: map[string]int64{
+					model.CounterImportRecords: 494400, "IMPORT_BYTES": 23911522, model.CounterImportDroppedRecords: 0,
+					model.CounterImportPreviewRecords: 5000, model.CounterImportOutputBytes: 24444883, "IMPORT_OUTPUT_PARTITIONS": 0},
+			}})
+			return p.View()
+		}},
+		{"SequentialPlan", func(t *testing.T) string {
+			p := newTestPane(nil, 100, 12, func() time.Time { return clockAt })
+			p.Update(sequenceMsg{plan: model.ExecutionPlan{Status: "success", ExecutionPlan: []model.PlanEntry{
+				{JobConfigurationName: "Orders", JobConfigurationID: 8, Trigger: true, JobExecutionID: 50},
+				{JobConfigurationName: "Customers", JobConfigurationID: 9, Trigger: true, JobExecutionID: 51},
+				{JobConfigurationName: "Sales", JobConfigurationID: 13, Trigger: true, JobExecutionID: 52},
+				{JobConfigurationName: "Sales by Region", JobConfigurationID: 14, Trigger: true, JobExecutionID: 53},
+				{JobConfigurationName: "Sales Dashboard", JobConfigurationID: 16, Trigger: false},
+			}}})
+			p.Update(planStatusMsg{req: p.plan.req, states: map[int64]model.JobState{
+				50: model.StateCompleted, 51: model.StateCompleted, 52: model.StateRunning, 53: model.StateQueued}})
+			return p.View()
+		}},
+		{"StopConfirm", func(t *testing.T) string {
+			p := dashboardAt(t, 100, 12)
+			return dialogView(t, press(p, "j", "s"))
+		}},
+		{"DeleteDataConfirm", func(t *testing.T) string {
+			p := historyAt(t)
+			return dialogView(t, press(p, "down", "d"))
+		}},
+		{"SequentialTriggerForm", func(t *testing.T) string {
+			p := dashboardAt(t, 100, 12)
+			press(p, "space", "space")
+			return dialogView(t, press(p, "T"))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			golden.RequireEqual(t, screen(tt.build(t)))
+		})
+	}
+}
+
+func historyAt(t *testing.T) *Pane {
+	t.Helper()
+	p := newTestPane(nil, 100, 12, func() time.Time { return clockAt })
+	p.Update(historyRequest{configID: 241, label: "Events.imp"})
+	press(p, "pgdown") // nothing to page yet: the first page is still loading
+	p.Update(historyMsg{req: p.history.req, configID: 241, start: 10, entries: []model.HistoryEntry{
+		{ID: 41, JobStatus: model.StateCanceled}, {ID: 37, JobStatus: model.StateCompleted},
+		{ID: 33, JobStatus: "COMPLETED_WITH_Warnings"}, {ID: 29, JobStatus: model.StateError},
+		{ID: 23, JobStatus: "CANCELLED"}, {ID: 19, JobStatus: "SOMETHING_NEW"},
+	}})
+	return p
+}
+
+func dialogView(t *testing.T, cmd tea.Cmd) string {
+	t.Helper()
+	d := dialogOf(cmd)
+	if d == nil {
+		t.Fatal("no dialog opened")
+	}
+	d.SetSize(100, 20)
+	return d.View()
+}
+
+

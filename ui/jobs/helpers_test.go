@@ -1,0 +1,225 @@
+package jobs
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// clockAt is the fixed time of golden tests.
+var clockAt = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+
+// platform is the embedded server with demo data behind httptest, and a
+// client whose idle connections the test can close.
+type platform struct {
+	url       string
+	transport *http.Transport
+	client    *api.Client
+	close     func()
+}
+
+func startPlatform(t testing.TB, wrap func(http.Handler) http.Handler) *platform {
+	t.Helper()
+	srv, err := server.New(server.Config{DataDir: t.TempDir(), DemoData: true, MaxConcurrentJobs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := srv.Handler()
+	if wrap != nil {
+		h = wrap(h)
+	}
+	ts := httptest.NewServer(h)
+	tr := &http.Transport{}
+	pl := &platform{url: ts.URL, transport: tr,
+		client: api.New(ts.URL, "admin", "admin", api.WithHTTPClient(&http.Client{Transport: tr}))}
+	var once sync.Once
+	pl.close = func() {
+		once.Do(func() {
+			tr.CloseIdleConnections()
+			ts.Close()
+			srv.Close()
+		})
+	}
+	t.Cleanup(pl.close)
+	return pl
+}
+
+// newTestPane returns a pane of the given size whose clock is now() and
+// whose client talks to nothing unless one is given.
+func newTestPane(client *api.Client, width, height int, now func() time.Time) *Pane {
+	if client == nil {
+		client = api.New("http://127.0.0.1:1", "admin", "admin")
+	}
+	ctx := common.NewContext(client, "http://dap.test", "admin", "", false)
+	ctx.Now = now
+	p := New(ctx)
+	p.SetSize(width, height)
+	return p
+}
+
+// screen is the pane's view as plain text, trailing blanks dropped.
+func screen(view string) string {
+	lines := strings.Split(ansi.Strip(view), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// expand runs cmd and returns what it produced: the messages of every
+// command inside a batch or sequence, in order.
+func expand(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if msg == nil {
+		return nil
+	}
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+		var out []tea.Msg
+		for i := 0; i < v.Len(); i++ {
+			out = append(out, expand(v.Index(i).Interface().(tea.Cmd))...)
+		}
+		return out
+	}
+	if done, ok := msg.(common.TaskDoneMsg); ok {
+		return []tea.Msg{done.Msg}
+	}
+	if _, ok := msg.(common.TaskStartedMsg); ok {
+		return nil
+	}
+	return []tea.Msg{msg}
+}
+
+// dialogOf returns the dialog a command opens, nil when it opens none.
+func dialogOf(cmd tea.Cmd) common.Dialog {
+	for _, msg := range expand(cmd) {
+		if open, ok := msg.(common.OpenDialogMsg); ok {
+			return open.Dialog
+		}
+	}
+	return nil
+}
+
+// statusesOf returns the status-line messages a command produces.
+func statusesOf(msgs []tea.Msg) []common.StatusMsg {
+	var out []common.StatusMsg
+	for _, m := range msgs {
+		if s, ok := m.(common.StatusMsg); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pump runs a pane the way Bubble Tea does: commands on their own
+// goroutines, Update on one. Messages the pane does not own (status lines,
+// dialogs) are kept for the test to read.
+type pump struct {
+	t     testing.TB
+	p     *Pane
+	msgs  chan tea.Msg
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	other []tea.Msg
+}
+
+func newPump(t testing.TB, p *Pane) *pump {
+	return &pump{t: t, p: p, msgs: make(chan tea.Msg, 256)}
+}
+
+// run starts a command; its messages arrive on the channel.
+func (u *pump) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	u.wg.Add(1)
+	go func() {
+		defer u.wg.Done()
+		msg := cmd()
+		if msg == nil {
+			return
+		}
+		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+			for i := 0; i < v.Len(); i++ {
+				u.run(v.Index(i).Interface().(tea.Cmd))
+			}
+			return
+		}
+		switch m := msg.(type) {
+		case common.TaskStartedMsg:
+			return
+		case common.TaskDoneMsg:
+			msg = m.Msg
+		}
+		u.msgs <- msg
+	}()
+}
+
+// step delivers one message to the pane, or keeps it; false when none came
+// within the wait.
+func (u *pump) step(wait time.Duration) bool {
+	select {
+	case msg := <-u.msgs:
+		u.deliver(msg)
+		return true
+	case <-time.After(wait):
+		return false
+	}
+}
+
+func (u *pump) deliver(msg tea.Msg) {
+	switch msg.(type) {
+	case common.StatusMsg, common.OpenDialogMsg, common.UnauthorizedMsg:
+		u.mu.Lock()
+		u.other = append(u.other, msg)
+		u.mu.Unlock()
+		return
+	}
+	_, cmd := u.p.Update(msg)
+	u.run(cmd)
+}
+
+// until steps until cond holds or the deadline passes.
+func (u *pump) until(what string, limit time.Duration, cond func() bool) {
+	u.t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			u.t.Fatalf("%s did not happen within %s; screen:\n%s", what, limit, screen(u.p.View()))
+		}
+		u.step(50 * time.Millisecond)
+	}
+}
+
+// drain waits for every command started so far and delivers nothing more.
+func (u *pump) drain() {
+	done := make(chan struct{})
+	go func() { u.wg.Wait(); close(done) }()
+	for {
+		select {
+		case <-done:
+			return
+		case <-u.msgs:
+		}
+	}
+}
+
+func runningJob(id int64, name string, state model.JobState, started time.Time) model.RunningJob {
+	return model.RunningJob{JobStatus: state, FileName: name + ".imp", JobName: name, FileID: 100 + id,
+		UUID: "uuid-" + name, CreationDate: model.Millis(started), JobExecutionID: id,
+		DapJobConfigurationID: 200 + id, StartTime: model.Millis(started)}
+}
