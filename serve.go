@@ -23,6 +23,7 @@ func runServe(args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (HOST:PORT; port 0 picks a free one)")
 	dataDir := fs.String("data", "", "data directory (created if missing)")
 	demo := fs.Bool("demo-data", false, "seed demo users and a demo tree into an empty data directory")
+	maxJobs := fs.Int("max-jobs", 0, "job executions running at once (0: the CPU count)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -32,7 +33,7 @@ func runServe(args []string) error {
 	if *dataDir == "" {
 		return errors.New("serve: --data DIR is required")
 	}
-	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD")}
+	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD"), MaxConcurrentJobs: *maxJobs}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	running, err := server.Start(cfg, *addr)
