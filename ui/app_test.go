@@ -24,6 +24,10 @@ func press(name string) tea.KeyPressMsg {
 		"space":     {Code: tea.KeySpace, Text: " "},
 		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
 		"backspace": {Code: tea.KeyBackspace},
+		"up":        {Code: tea.KeyUp},
+		"down":      {Code: tea.KeyDown},
+		"left":      {Code: tea.KeyLeft},
+		"right":     {Code: tea.KeyRight},
 	}
 	if k, ok := special[name]; ok {
 		return k
@@ -238,7 +242,7 @@ func TestReadOnlyDisablesWriteKeys(t *testing.T) {
 	}
 	typeKeys(t, m, "esc", "?")
 	screen := ansi.Strip(m.Render())
-	for _, want := range []string{"restore ✗ read-only", "delete ✗ read-only", "read-only"} {
+	for _, want := range []string{"restore ✗", "delete ✗", "keys marked ✗ are disabled"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("help does not mark %q:\n%s", want, screen)
 		}
@@ -290,5 +294,17 @@ func TestEverySizeRenders(t *testing.T) {
 				t.Fatalf("%d×%d: too-small line shown=%v", w, h, !small)
 			}
 		}
+	}
+}
+
+func TestQuietTasksLeaveTheStatusLineAlone(t *testing.T) {
+	m := newTestModel(t, false, 80, 24)
+	m.Update(common.TaskStartedMsg{ID: 7, Label: "polling", Quiet: true, Cancel: func() {}})
+	if screen := ansi.Strip(m.Render()); strings.Contains(screen, "polling") {
+		t.Fatalf("a quiet task shows:\n%s", screen)
+	}
+	m.Update(common.TaskStartedMsg{ID: 8, Label: "reading /Data", Cancel: func() {}})
+	if screen := ansi.Strip(m.Render()); !strings.Contains(screen, "reading /Data…") || strings.Contains(screen, "+1 more") {
+		t.Fatalf("the shown task is not alone in the status line:\n%s", screen)
 	}
 }

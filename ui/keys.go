@@ -121,8 +121,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.cmdline.active {
 		return m.cmdline.ShortHelp()
 	}
-	out := append([]key.Binding{}, m.panes[m.active].ShortHelp()...)
-	return append(out, k.Command, k.Help, k.Quit)
+	out := append([]key.Binding{k.Help}, m.panes[m.active].ShortHelp()...)
+	return append(out, k.Command, k.Quit)
 }
 
 // FullHelp implements help.KeyMap: the pane's groups, then the application

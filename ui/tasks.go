@@ -16,6 +16,7 @@ import (
 type task struct {
 	label    string
 	transfer bool
+	quiet    bool
 	started  time.Time
 	cancel   context.CancelFunc
 }
@@ -25,11 +26,11 @@ type tasks struct {
 	running map[int64]task
 }
 
-// start records a task; the first one starts the spinner.
+// start records a task; the first shown one starts the spinner.
 func (t *tasks) start(msg common.TaskStartedMsg, tick tea.Cmd) tea.Cmd {
-	first := len(t.running) == 0
-	t.running[msg.ID] = task{label: msg.Label, transfer: msg.Transfer, started: time.Now(), cancel: msg.Cancel}
-	if first {
+	first := !t.any()
+	t.running[msg.ID] = task{label: msg.Label, transfer: msg.Transfer, quiet: msg.Quiet, started: time.Now(), cancel: msg.Cancel}
+	if first && !msg.Quiet {
 		return tick
 	}
 	return nil
@@ -37,13 +38,35 @@ func (t *tasks) start(msg common.TaskStartedMsg, tick tea.Cmd) tea.Cmd {
 
 func (t *tasks) done(id int64) { delete(t.running, id) }
 
-func (t *tasks) any() bool { return len(t.running) > 0 }
+// any reports whether a task the status line shows is running.
+func (t *tasks) any() bool {
+	for _, tk := range t.running {
+		if !tk.quiet {
+			return true
+		}
+	}
+	return false
+}
 
-// oldest returns the task running longest, for the status line.
+// shown counts the tasks the status line shows.
+func (t *tasks) shown() int {
+	n := 0
+	for _, tk := range t.running {
+		if !tk.quiet {
+			n++
+		}
+	}
+	return n
+}
+
+// oldest returns the shown task running longest, for the status line.
 func (t *tasks) oldest() (task, bool) {
 	var best task
 	found := false
 	for _, tk := range t.running {
+		if tk.quiet {
+			continue
+		}
 		if !found || tk.started.Before(best.started) {
 			best, found = tk, true
 		}

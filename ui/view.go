@@ -111,7 +111,7 @@ func (m *Model) statusView() string {
 	default:
 		if t, ok := m.tasks.oldest(); ok {
 			line = st.StatusBusy.Render(m.ctx.Spinner + " " + t.label + "…")
-			if n := len(m.tasks.running); n > 1 {
+			if n := m.tasks.shown(); n > 1 {
 				line += st.StatusInfo.Render(fmt.Sprintf(" (+%d more)", n-1))
 			}
 		}
@@ -127,7 +127,11 @@ func (m *Model) helpLineView() string {
 }
 
 func (m *Model) fullHelpView() string {
-	title := m.ctx.Styles.PaneTitle.Render("Keys — " + m.panes[m.active].Title() + " (? or esc closes)")
+	st := m.ctx.Styles
+	title := st.PaneTitle.Render("Keys — " + m.panes[m.active].Title() + " (? or esc closes)")
+	if m.ctx.Keys.ReadOnly() {
+		title += "\n" + st.ReadOnly.Render("read-only session: keys marked ✗ are disabled")
+	}
 	return title + "\n\n" + m.help.FullHelpView(m.FullHelp())
 }
 

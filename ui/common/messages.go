@@ -103,11 +103,13 @@ type Failer interface {
 }
 
 // TaskStartedMsg tells the root a task began: it shows the spinner and the
-// label, and asks before quitting while a transfer runs.
+// label (unless the task is Quiet), and asks before quitting while a
+// transfer runs.
 type TaskStartedMsg struct {
 	ID       int64
 	Label    string
 	Transfer bool
+	Quiet    bool
 	Cancel   context.CancelFunc
 }
 
@@ -120,13 +122,14 @@ type TaskDoneMsg struct {
 
 var lastTaskID atomic.Int64
 
-// TaskKind says whether the root must ask before quitting while it runs.
-type TaskKind bool
+// TaskKind says how the root shows a task.
+type TaskKind int
 
 // Task kinds.
 const (
-	Quick    TaskKind = false // a read or a small write: quitting just drops it
-	Transfer TaskKind = true  // a backup or restore: quitting asks first
+	Quick    TaskKind = iota // a read or a small write: shown; quitting just drops it
+	Transfer                 // a backup or restore: shown; quitting asks first
+	Quiet                    // a periodic poll: not shown, so the status line stays still
 )
 
 // StartTask runs fn off the Update loop under a cancellable context and
@@ -136,7 +139,7 @@ func StartTask(label string, kind TaskKind, fn func(ctx context.Context) tea.Msg
 	id := lastTaskID.Add(1)
 	ctx, cancel := context.WithCancel(context.Background())
 	started := func() tea.Msg {
-		return TaskStartedMsg{ID: id, Label: label, Transfer: bool(kind), Cancel: cancel}
+		return TaskStartedMsg{ID: id, Label: label, Transfer: kind == Transfer, Quiet: kind == Quiet, Cancel: cancel}
 	}
 	run := func() tea.Msg {
 		defer cancel()

@@ -433,7 +433,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 		return p.perms.ShortHelp()
 	}
 	k := p.ctx.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Close, k.Mark, k.Filter, k.Permissions, k.Backup, k.Restore, k.Refresh}
+	return []key.Binding{k.Move, k.Open, k.Close, k.Mark, k.Filter, k.Permissions, k.Backup, k.Restore, k.Refresh}
 }
 
 // FullHelp implements help.KeyMap.
@@ -444,6 +444,6 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Close},
-		{k.Mark, k.Filter, k.Refresh, k.Permissions, k.Backup, k.Restore, k.Back},
+		{k.Mark, k.Filter, k.Refresh, k.Permissions, k.Backup, k.Restore},
 	}
 }

@@ -389,7 +389,7 @@ func (e *permEditor) ShortHelp() []key.Binding {
 	if e.editingOwner {
 		return []key.Binding{k.Confirm, k.Back}
 	}
-	return []key.Binding{k.Up, k.Down, columnKeys(), k.Toggle, k.Edit, k.Add, k.Delete, k.Refresh, k.Back}
+	return []key.Binding{k.Move, columnKeys(), k.Toggle, k.Edit, k.Add, k.Delete, k.Back}
 }
 
 // FullHelp implements help.KeyMap for the editor.

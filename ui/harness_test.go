@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/folders"
+)
+
+// fixedNow is the clock of every console under test, so dates in default
+// file names hold still in golden files.
+var fixedNow = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+
+// demoServer starts the embedded platform with demo data behind an
+// httptest server; wrap, when given, sits in front of the real handler.
+func demoServer(t *testing.T, wrap func(http.Handler) http.Handler) string {
+	t.Helper()
+	srv, err := server.New(server.Config{DataDir: t.TempDir(), DemoData: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := srv.Handler()
+	if wrap != nil {
+		h = wrap(h)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+	})
+	return ts.URL
+}
+
+// console is a console under test: a real program fed by teatest, whose
+// screen the test reads through snapshot messages handled on the program's
+// own goroutine (no data race with Update).
+type console struct {
+	t  *testing.T
+	tm *teatest.TestModel
+}
+
+type consoleOpts struct {
+	user, password string
+	readOnly       bool
+	width, height  int
+	wrap           func(http.Handler) http.Handler
+}
+
+// snapshotTimeout is generous: the machine running the tests may be busy.
+// The responsiveness test measures the answer time itself.
+const snapshotTimeout = 5 * time.Second
+
+// snapshotMsg asks the program for the screen as an ASCII terminal shows it.
+type snapshotMsg struct{ screen chan string }
+
+// probe wraps the root model to answer snapshotMsg.
+type probe struct{ *Model }
+
+func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if s, ok := msg.(snapshotMsg); ok {
+		s.screen <- asciiScreen(p.Render())
+		return p, nil
+	}
+	_, cmd := p.Model.Update(msg)
+	return p, cmd
+}
+
+// asciiScreen is the frame as text: escape sequences and trailing blanks
+// dropped, spinner frames replaced by one fixed character so that golden
+// files do not depend on when the snapshot was taken.
+func asciiScreen(frame string) string {
+	lines := strings.Split(ansi.Strip(frame), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(spinnerFrames.Replace(l), " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+var spinnerFrames = strings.NewReplacer("⠋", "*", "⠙", "*", "⠹", "*", "⠸", "*", "⠼", "*", "⠴", "*", "⠦", "*", "⠧", "*", "⠇", "*", "⠏", "*")
+
+func startConsole(t *testing.T, o consoleOpts) *console {
+	t.Helper()
+	if o.user == "" {
+		o.user, o.password = "admin", "admin"
+	}
+	if o.width == 0 {
+		o.width, o.height = 100, 30
+	}
+	url := demoServer(t, o.wrap)
+	// The header shows a fixed name: the test server's port changes each run.
+	ctx := common.NewContext(api.New(url, o.user, o.password), "http://dap.test", o.user, "", o.readOnly)
+	ctx.Now = func() time.Time { return fixedNow }
+	// The other panes poll the server on their own; their golden tests are
+	// theirs, and here they would only make the status line flicker.
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{
+		folders.New(ctx),
+		newPlaceholder(ctx, "Connections", "tested in ui/connections"),
+		newPlaceholder(ctx, "Jobs", "tested in ui/jobs"),
+	}})
+	tm := teatest.NewTestModel(t, probe{m},
+		teatest.WithInitialTermSize(o.width, o.height),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	c := &console{t: t, tm: tm}
+	t.Cleanup(func() {
+		tm.Quit()
+		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	})
+	return c
+}
+
+// screen returns the current screen; it fails the test when the program
+// does not answer within snapshotTimeout (an Update that blocks).
+func (c *console) screen() string {
+	c.t.Helper()
+	ch := make(chan string, 1)
+	c.tm.Send(snapshotMsg{screen: ch})
+	select {
+	case s := <-ch:
+		return s
+	case <-time.After(snapshotTimeout):
+		c.t.Fatalf("the console did not answer within %s", snapshotTimeout)
+		return ""
+	}
+}
+
+// waitFor waits until the screen contains want and returns it.
+func (c *console) waitFor(want string) string {
+	c.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := c.screen()
+		if strings.Contains(s, want) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("screen never showed %q; last screen:\n%s", want, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// keys sends key presses, one by one, as a terminal would.
+func (c *console) keys(names ...string) {
+	for _, n := range names {
+		c.tm.Send(press(n))
+	}
+}
+
+// typeText types text into whatever has the focus.
+func (c *console) typeText(s string) { c.tm.Type(s) }
+
+// resize sends a new terminal size.
+func (c *console) resize(w, h int) { c.tm.Send(tea.WindowSizeMsg{Width: w, Height: h}) }
+
+// golden compares the screen with testdata/<test name>.golden.
+func (c *console) golden(screen string) {
+	c.t.Helper()
+	golden.RequireEqual(c.t, screen)
+}
+
+// taskStarted is the message of a transfer that runs until the test ends.
+func taskStarted(label string) common.TaskStartedMsg {
+	return common.TaskStartedMsg{ID: 1 << 40, Label: label, Transfer: true, Cancel: func() {}}
+}
