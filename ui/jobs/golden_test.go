@@ -195,5 +195,3 @@ func dialogView(t *testing.T, cmd tea.Cmd) string {
 	d.SetSize(100, 20)
 	return d.View()
 }
-
-
