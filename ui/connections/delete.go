@@ -1,8 +1,10 @@
 package connections
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -50,7 +52,14 @@ func deleteBody(msg deleteCheckMsg, sym theme.GraphSymbols) string {
 		b.WriteString("Nothing depends on it.\n")
 	default:
 		fmt.Fprintf(&b, "%s depend on it and stop working without it; the server refuses while any does:\n", plural(n, "file"))
-		for i, d := range msg.dependents {
+		deps := slices.Clone(msg.dependents)
+		slices.SortStableFunc(deps, func(a, b model.Dependency) int {
+			if c := cmp.Compare(kindOrder[kindOf(a)], kindOrder[kindOf(b)]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.File.Path, b.File.Path)
+		})
+		for i, d := range deps {
 			if i == maxListedDependents {
 				fmt.Fprintf(&b, "  … and %d more\n", n-i)
 				break

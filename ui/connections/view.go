@@ -93,7 +93,7 @@ func (p *Pane) listTitle() string {
 	st := p.ctx.Styles
 	sym := p.symbols()
 	l := &p.list
-	text := fmt.Sprintf("%d of %d connections", len(l.rows), len(l.all))
+	text := fmt.Sprintf("%d of %d", len(l.rows), len(l.all))
 	if l.systemN > 0 {
 		if l.hideSystem {
 			text += fmt.Sprintf(" · %d system hidden (. shows)", l.systemN)
@@ -220,7 +220,7 @@ func (p *Pane) graphView() []string {
 	lines := []string{title, st.Label.Render(ansi.Truncate(legend, p.width, "…"))}
 	if g.unsupported != nil {
 		msg := fmt.Sprintf("%s %s. The server answered: %s. The list, details, edit, new and delete work without it.",
-			st.Symbols.Error, unsupportedText, errorReason(g.unsupported))
+			st.Symbols.Error, unsupportedText, statusOf(g.unsupported))
 		return append(lines, st.StatusError.Width(p.width).Render(msg))
 	}
 	end := min(len(p.lines), p.goffset+p.graphHeight())
@@ -285,6 +285,15 @@ func (p *Pane) stateNote(n *node, heading bool) string {
 		}
 	}
 	return ""
+}
+
+// statusOf names the HTTP status of a failure.
+func statusOf(err error) string {
+	var apiErr *api.Error
+	if errors.As(err, &apiErr) && apiErr.Status != 0 {
+		return fmt.Sprintf("%d %s", apiErr.Status, http.StatusText(apiErr.Status))
+	}
+	return err.Error()
 }
 
 // errorReason is the server's reason for a failure, or the error's text.
