@@ -52,9 +52,10 @@ func flagSet(r *http.Request, allowed []string) (map[string]bool, error) {
 // backupPlan is what a backup writes: folders and files below the folder
 // backed up, by path, each with its path inside the archive.
 type backupPlan struct {
-	folder store.File
-	files  []store.File
-	flags  map[string]bool
+	folder  store.File
+	files   []store.File
+	sources map[int64][]store.File // by file id, as store.SourcesBelow gives them
+	flags   map[string]bool
 }
 
 func (s *Server) backupFolder(w http.ResponseWriter, r *http.Request) {
@@ -133,7 +134,8 @@ func (s *Server) planBackup(w http.ResponseWriter, r *http.Request, ids []any) (
 		writeError(w, err)
 		return backupPlan{}, false
 	}
-	if err := plan.applyDependencyRule(ctx, sources, vis); err != nil {
+	plan.sources = sources
+	if err := plan.applyDependencyRule(ctx, vis); err != nil {
 		writeArchiveError(w, err)
 		return backupPlan{}, false
 	}
@@ -196,14 +198,14 @@ func isBelow(path, folder string) bool {
 }
 
 // applyDependencyRule enforces the backup rule of spec 4.2 on the plan.
-func (p *backupPlan) applyDependencyRule(ctx context.Context, sources map[int64][]store.File, vis *store.Visibility) error {
+func (p *backupPlan) applyDependencyRule(ctx context.Context, vis *store.Visibility) error {
 	inArchive := map[int64]bool{}
 	for _, f := range p.files {
 		inArchive[f.ID] = true
 	}
 	outside := func(f store.File) []store.File {
 		var out []store.File
-		for _, src := range sources[f.ID] {
+		for _, src := range p.sources[f.ID] {
 			if !inArchive[src.ID] {
 				out = append(out, src)
 			}
@@ -293,10 +295,14 @@ func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backup
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name + ".zip"}))
 	w.WriteHeader(http.StatusOK)
 	buf := bufio.NewWriterSize(w, 64<<10)
-	sections := metaSections(plan.flags)
-	zw := archive.NewWriter(buf, sections)
-	for _, f := range plan.files {
-		if err := s.addToArchive(r.Context(), zw, plan, f, sections); err != nil {
+	zw := archive.NewWriter(buf, metaSections(plan.flags))
+	withGroups := plan.flags[model.FlagIncludeGroupPermissions] || plan.flags[model.FlagIncludeDataPermissions]
+	for start := 0; start < len(plan.files); start += exportBatch {
+		batch, err := s.store.ExportBatch(r.Context(), plan.files[start:min(start+exportBatch, len(plan.files))], plan.sources, withGroups)
+		if err == nil {
+			err = plan.write(zw, batch)
+		}
+		if err != nil {
 			log.Printf("backup %s: %v", plan.folder.Path, err)
 			panic(http.ErrAbortHandler)
 		}
@@ -310,61 +316,59 @@ func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backup
 	}
 }
 
-func (s *Server) addToArchive(ctx context.Context, zw *archive.Writer, plan backupPlan, f store.File, sections []string) error {
-	rel := strings.TrimPrefix(strings.TrimPrefix(f.Path, plan.folder.Path), "/")
-	meta, err := s.fileMeta(ctx, f, plan.flags, sections)
-	if err != nil {
-		return err
+// exportBatch is how many files a backup reads from the store at once.
+const exportBatch = 500
+
+// write adds a batch of files to the archive.
+func (p backupPlan) write(zw *archive.Writer, batch []store.Exported) error {
+	for _, e := range batch {
+		rel := strings.TrimPrefix(strings.TrimPrefix(e.File.Path, p.folder.Path), "/")
+		meta := p.fileMeta(e)
+		if e.Config == nil {
+			if err := zw.AddFolder(rel, meta); err != nil {
+				return err
+			}
+			continue
+		}
+		body, err := json.Marshal(encodeSecrets(*e.Config))
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.File.Path, err)
+		}
+		if err := zw.AddFile(rel, body, meta); err != nil {
+			return err
+		}
 	}
-	if f.IsFolder() {
-		return zw.AddFolder(rel, meta)
-	}
-	cfg, err := s.store.Configuration(ctx, f)
-	if err != nil {
-		return err
-	}
-	body, err := json.Marshal(encodeSecrets(cfg))
-	if err != nil {
-		return fmt.Errorf("%s: %w", f.Path, err)
-	}
-	return zw.AddFile(rel, body, meta)
+	return nil
 }
 
 // fileMeta is what the metadata records of a file for the flags given (nil with none).
-func (s *Server) fileMeta(ctx context.Context, f store.File, flags map[string]bool, sections []string) (*archive.FileMeta, error) {
-	if len(sections) == 0 {
-		return nil, nil
+func (p backupPlan) fileMeta(e store.Exported) *archive.FileMeta {
+	if len(metaSections(p.flags)) == 0 {
+		return nil
 	}
+	f := e.File
 	meta := &archive.FileMeta{}
-	if flags[model.FlagIncludeOwner] {
+	if p.flags[model.FlagIncludeOwner] {
 		meta.Owner = f.Owner
 	}
-	if flags[model.FlagIncludeSharing] {
+	if p.flags[model.FlagIncludeSharing] {
 		others := f.Others
 		meta.Others = &others
 	}
-	wantData := flags[model.FlagIncludeDataPermissions] && f.Kind == model.KindWorkbook
-	if !flags[model.FlagIncludeGroupPermissions] && !wantData {
-		return meta, nil
-	}
-	groups, err := s.store.GroupPermissions(ctx, f.ID)
-	if err != nil {
-		return nil, err
-	}
-	if flags[model.FlagIncludeGroupPermissions] {
-		for _, g := range groups {
+	if p.flags[model.FlagIncludeGroupPermissions] {
+		for _, g := range e.Groups {
 			meta.Groups = append(meta.Groups, model.GroupPermission{Name: g.Group.Name, Flags: g.Flags})
 		}
 	}
-	if wantData {
+	if p.flags[model.FlagIncludeDataPermissions] && f.Kind == model.KindWorkbook {
 		meta.Data = &archive.DataPermissions{OthersReadable: f.Others.Readable}
-		for _, g := range groups {
+		for _, g := range e.Groups {
 			if g.Flags.Readable {
 				meta.Data.ReadableGroups = append(meta.Data.ReadableGroups, g.Group.Name)
 			}
 		}
 	}
-	return meta, nil
+	return meta
 }
 
 // restore takes a ZIP upload into a folder (spec 4.3): the upload is spooled

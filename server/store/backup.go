@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
+
+	"github.com/dapconsole/dapconsole/model"
 )
 
 // SourcesBelow returns, for every file below a folder that reads from other
@@ -40,4 +43,74 @@ type prefixScanner struct {
 
 func (p prefixScanner) Scan(dest ...any) error {
 	return p.rows.Scan(append([]any{p.first}, dest...)...)
+}
+
+// Exported is what a backup writes of one file: its representation as a
+// read returns it, secrets sealed (nil for a folder), and its group entries
+// when they were asked for.
+type Exported struct {
+	File   File
+	Config *model.Configuration
+	Groups []GroupPermission
+}
+
+// ExportBatch reads the representations and (withGroups) the group entries
+// of files, a query for each rather than one per file; sources are the
+// files' sources as SourcesBelow returned them. Callers pass a few hundred
+// files at a time, which keeps memory flat however large the tree.
+func (q Queries) ExportBatch(ctx context.Context, files []File, sources map[int64][]File, withGroups bool) ([]Exported, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	ids := make([]any, len(files))
+	index := make(map[int64]int, len(files))
+	out := make([]Exported, len(files))
+	for i, f := range files {
+		ids[i], index[f.ID], out[i].File = f.ID, i, f
+	}
+	in := `(?` + strings.Repeat(",?", len(ids)-1) + `)`
+	err := q.eachRow(ctx, `SELECT id, config FROM files WHERE config IS NOT NULL AND id IN `+in, ids, func(rows *sql.Rows) error {
+		var id int64
+		var raw string
+		if err := rows.Scan(&id, &raw); err != nil {
+			return err
+		}
+		f := files[index[id]]
+		cfg, err := configurationOf(f, raw, sources[id])
+		if err != nil {
+			return err
+		}
+		out[index[id]].Config = &cfg
+		return nil
+	})
+	if err != nil || !withGroups {
+		return out, err
+	}
+	err = q.eachRow(ctx, `SELECT fg.file_id, g.id, g.name, fg.readable, fg.writable, fg.executable
+		FROM file_groups fg JOIN groups g ON g.id = fg.group_id WHERE fg.file_id IN `+in+` ORDER BY fg.file_id, g.name`, ids,
+		func(rows *sql.Rows) error {
+			var id int64
+			var gp GroupPermission
+			if err := rows.Scan(&id, &gp.Group.ID, &gp.Group.Name, &gp.Flags.Readable, &gp.Flags.Writable, &gp.Flags.Executable); err != nil {
+				return err
+			}
+			out[index[id]].Groups = append(out[index[id]].Groups, gp)
+			return nil
+		})
+	return out, err
+}
+
+// eachRow runs a query and hands every row to fn.
+func (q Queries) eachRow(ctx context.Context, query string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := q.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	return rows.Err()
 }

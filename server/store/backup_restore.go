@@ -79,6 +79,7 @@ type restorer struct {
 	byTarget map[string]*restoreEntry
 	users    map[string]int64
 	groups   map[string]int64
+	folders  map[string]File // folders restored into, by path
 }
 
 // Restore puts an archive's folders and files under the target, as spec 4.3
@@ -87,13 +88,14 @@ type restorer struct {
 // (conflicts, unknown owners or groups, missing dependencies, missing write
 // permission) or *DependentsError (overwriting a file others read from).
 func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a *archive.Archive, opt RestoreOptions) (model.RestoreResult, error) {
-	r := &restorer{q: q, user: user, opt: opt, archive: a, byTarget: map[string]*restoreEntry{},
-		users: map[string]int64{}, groups: map[string]int64{}}
+	r := &restorer{q: q.cached(), user: user, opt: opt, archive: a, byTarget: map[string]*restoreEntry{},
+		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{}}
 	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
 	root, err := r.targetFolder(ctx, target)
 	if err != nil {
 		return result, err
 	}
+	r.folders[root.Path] = root
 	steps := []func(context.Context, File) error{r.index, r.resolveSources, r.checkExisting, r.resolveOwnersAndGroups, r.replaceExisting, r.create}
 	for _, step := range steps {
 		if err := step(ctx, root); err != nil {
@@ -524,10 +526,7 @@ func (r *restorer) create(ctx context.Context, root File) error {
 }
 
 func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
-	parent, err := r.q.FileByPath(ctx, ParentPath(e.target))
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", e.target, err)
-	}
+	parent := r.folders[ParentPath(e.target)] // folders come before their contents
 	perms, err := r.permissions(ctx, parent.ID, e)
 	if err != nil {
 		return err
@@ -537,10 +536,12 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 		if err != nil {
 			return fmt.Errorf("restore %s: %w", e.target, err)
 		}
+		r.folders[e.target] = e.created
 		return nil
 	}
 	// A folder that exists is kept; overwrite takes its recorded owner and permissions.
 	e.created = *e.existing
+	r.folders[e.target] = e.created
 	if !r.opt.Overwrite {
 		return nil
 	}
@@ -579,11 +580,7 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 			cfg.Sources[k] = model.SourceRef{UUID: link.external.UUID}
 		}
 	}
-	parent, err := r.q.FileByPath(ctx, ParentPath(e.target))
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", e.target, err)
-	}
-	perms, err := r.permissions(ctx, parent.ID, e)
+	perms, err := r.permissions(ctx, r.folders[ParentPath(e.target)].ID, e)
 	if err != nil {
 		return err
 	}

@@ -223,15 +223,21 @@ func (q Queries) Configuration(ctx context.Context, f File) (model.Configuration
 	if !raw.Valid {
 		return model.Configuration{}, fmt.Errorf("configuration of %s: %w: a folder has none", f.Path, ErrNotFound)
 	}
-	var cfg model.Configuration
-	if err := json.Unmarshal([]byte(raw.String), &cfg); err != nil {
-		return model.Configuration{}, fmt.Errorf("configuration of %s: %w", f.Path, err)
-	}
-	cfg.File = model.FileInfo{UUID: f.UUID, Path: f.Path, Description: f.Description, Name: f.BaseName()}
 	sources, err := q.Sources(ctx, f.ID)
 	if err != nil {
 		return model.Configuration{}, err
 	}
+	return configurationOf(f, raw.String, sources)
+}
+
+// configurationOf builds a file's representation from its stored JSON and
+// the files its sources resolved to.
+func configurationOf(f File, raw string, sources []File) (model.Configuration, error) {
+	var cfg model.Configuration
+	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
+		return model.Configuration{}, fmt.Errorf("configuration of %s: %w", f.Path, err)
+	}
+	cfg.File = model.FileInfo{UUID: f.UUID, Path: f.Path, Description: f.Description, Name: f.BaseName()}
 	cfg.Sources = nil
 	for _, s := range sources {
 		cfg.Sources = append(cfg.Sources, model.SourceRef{UUID: s.UUID, Path: s.Path})
