@@ -41,25 +41,30 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name, password, ok := r.BasicAuth()
 		if !ok {
-			w.Header().Set("WWW-Authenticate", realm)
-			writeFailure(w, http.StatusUnauthorized, "credentials required (HTTP Basic)")
+			challenge(w, "credentials required (HTTP Basic)")
 			return
 		}
 		u, err := s.store.UserByName(r.Context(), name)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			s.auth.spend(password) // an unknown name takes as long as a wrong password
+			challenge(w, "wrong user name or password")
+			return
+		case err != nil:
 			writeError(w, err)
 			return
-		}
-		if errors.Is(err, store.ErrNotFound) {
-			s.auth.spend(password) // an unknown name takes as long as a wrong password
-		}
-		if err != nil || !s.auth.verify(u, password) {
-			w.Header().Set("WWW-Authenticate", realm)
-			writeFailure(w, http.StatusUnauthorized, "wrong user name or password")
+		case !s.auth.verify(u, password):
+			challenge(w, "wrong user name or password")
 			return
 		}
 		next.ServeHTTP(w, routeRootRef(r.WithContext(context.WithValue(r.Context(), userKey{}, u))))
 	})
+}
+
+// challenge answers 401 with the Basic challenge and a failure body.
+func challenge(w http.ResponseWriter, reason string) {
+	w.Header().Set("WWW-Authenticate", realm)
+	writeFailure(w, http.StatusUnauthorized, reason)
 }
 
 // authCache remembers passwords that matched a stored hash, as keyed MACs
