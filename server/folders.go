@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/store"
@@ -151,13 +152,26 @@ func (s *Server) readGroupPermission(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	for _, g := range groups {
-		if g.Group.Name == r.PathValue("group") {
-			writeJSON(w, http.StatusOK, groupEntry(f.ID, g))
-			return
+	want, err := s.groupByName(r, r.PathValue("group"))
+	if err == nil {
+		for _, g := range groups {
+			if g.Group.ID == want.ID {
+				writeJSON(w, http.StatusOK, groupEntry(f.ID, g))
+				return
+			}
 		}
 	}
 	writeFailure(w, http.StatusNotFound, fmt.Sprintf("%s has no permission entry for group %q", f.Path, r.PathValue("group")))
+}
+
+// groupByName finds a group; a name from a path whose "+" stand for spaces
+// (as the spec writes them) is found too.
+func (s *Server) groupByName(r *http.Request, name string) (store.Group, error) {
+	g, err := s.store.GroupByName(r.Context(), name)
+	if errors.Is(err, store.ErrNotFound) && strings.Contains(name, "+") {
+		return s.store.GroupByName(r.Context(), strings.ReplaceAll(name, "+", " "))
+	}
+	return g, err
 }
 
 // groupBody reads a group create or change body; unknown groups are 400.
@@ -166,10 +180,11 @@ func (s *Server) groupBody(w http.ResponseWriter, r *http.Request) (store.Group,
 	if !s.decodeJSON(w, r, &body) {
 		return store.Group{}, model.Flags{}, false
 	}
+	pathName := r.PathValue("group")
 	if body.Name == "" {
-		body.Name = r.PathValue("group")
+		body.Name = pathName
 	}
-	if pathName := r.PathValue("group"); pathName != "" && body.Name != pathName {
+	if pathName != "" && body.Name != pathName && body.Name != strings.ReplaceAll(pathName, "+", " ") {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("body names group %q, the path %q", body.Name, pathName))
 		return store.Group{}, model.Flags{}, false
 	}
@@ -177,7 +192,7 @@ func (s *Server) groupBody(w http.ResponseWriter, r *http.Request) (store.Group,
 		writeFailure(w, http.StatusBadRequest, "name: a group name is required")
 		return store.Group{}, model.Flags{}, false
 	}
-	g, err := s.store.GroupByName(r.Context(), body.Name)
+	g, err := s.groupByName(r, body.Name)
 	if errors.Is(err, store.ErrNotFound) {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("unknown group %q", body.Name))
 		return store.Group{}, model.Flags{}, false
@@ -235,7 +250,7 @@ func (s *Server) deleteGroupPermission(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := r.PathValue("group")
-	g, err := s.store.GroupByName(r.Context(), name)
+	g, err := s.groupByName(r, name)
 	if err == nil {
 		err = s.store.DeleteGroupPermission(r.Context(), f.ID, g.ID)
 	}

@@ -286,6 +286,9 @@ func TestChangeOwner(t *testing.T) {
 
 func TestGroupPermissionWrites(t *testing.T) {
 	srv, p := demo(t)
+	if _, err := srv.Store().CreateGroup(context.Background(), "data team"); err != nil {
+		t.Fatal(err)
+	}
 	exports := folderPath(fileID(t, srv, "/Exports")) + "/permission/groups"
 	rw := model.Flags{Readable: true, Writable: true}
 	steps := []struct {
@@ -313,6 +316,12 @@ func TestGroupPermissionWrites(t *testing.T) {
 			map[string]model.Flags{"analysts": {Readable: true, Writable: true, Executable: true}}},
 		{"delete again", "admin", "DELETE", exports + "/viewers", nil, 404, nil},
 		{"delete an unknown group", "admin", "DELETE", exports + "/auditors", nil, 404, nil},
+		{"create for a group with a space", "admin", "POST", exports, model.GroupPermission{Name: "data team", Flags: rw}, 200,
+			map[string]model.Flags{"analysts": {Readable: true, Writable: true, Executable: true}, "data team": rw}},
+		{"change it with + for the space", "admin", "PUT", exports + "/data+team", `{"flags":{"readable":true}}`, 200,
+			map[string]model.Flags{"analysts": {Readable: true, Writable: true, Executable: true}, "data team": {Readable: true}}},
+		{"delete it with %20", "admin", "DELETE", exports + "/data%20team", nil, 200,
+			map[string]model.Flags{"analysts": {Readable: true, Writable: true, Executable: true}}},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
