@@ -2,10 +2,12 @@ package archive
 
 import (
 	"archive/zip"
+	"compress/flate"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
+	"sync"
 	"time"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -27,8 +29,35 @@ type Writer struct {
 // NewWriter starts an archive on w. included names the metadata sections
 // (SectionOwner, ...) the backup records; with none, no metadata entry is written.
 func NewWriter(w io.Writer, included []string) *Writer {
-	return &Writer{zw: zip.NewWriter(w), names: map[string]model.Kind{},
+	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, fastDeflate)
+	return &Writer{zw: zw, names: map[string]model.Kind{},
 		meta: Metadata{Version: MetadataVersion, Included: included, Files: map[string]FileMeta{}}}
+}
+
+// deflaters keeps fast compressors for reuse: a backup compresses thousands
+// of small entries, and a new compressor per entry costs more than the
+// compression itself.
+var deflaters sync.Pool
+
+// fastDeflate compresses an entry at flate.BestSpeed: configurations are
+// small JSON texts, where the best level saves a few bytes for much time.
+func fastDeflate(w io.Writer) (io.WriteCloser, error) {
+	if fw, ok := deflaters.Get().(*flate.Writer); ok {
+		fw.Reset(w)
+		return pooledDeflater{fw}, nil
+	}
+	fw, err := flate.NewWriter(w, flate.BestSpeed)
+	return pooledDeflater{fw}, err
+}
+
+type pooledDeflater struct{ *flate.Writer }
+
+// Close finishes the entry and gives the compressor back to the pool.
+func (d pooledDeflater) Close() error {
+	err := d.Writer.Close()
+	deflaters.Put(d.Writer)
+	return err
 }
 
 // AddFolder adds a folder entry ("path/") and its metadata (nil for none).
