@@ -154,9 +154,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		e := &Error{Op: op, Status: resp.StatusCode}
 		if f, ok := failureOf(body); ok {
-			e.Reason, e.Paths = c.redact(f.Reason), f.Paths
+			e.Reason, e.Paths = c.redact(f.Reason), c.redactAll(f.Paths)
 		} else if len(bytes.TrimSpace(body)) > 0 {
-			e.Reason = c.describeNonJSON(resp.Header.Get("Content-Type"), body)
+			e.Reason = c.describeAnswer(resp.Header.Get("Content-Type"), body)
 		}
 		return nil, e
 	}
@@ -196,19 +196,29 @@ func failureOf(body []byte) (failureBody, bool) {
 	return f, ok && s == "failure"
 }
 
-// describeNonJSON says what came instead of JSON: the content type and the
-// start of the body on one line, password hidden.
-func (c *Client) describeNonJSON(contentType string, body []byte) string {
+// describeAnswer says what came instead of JSON, or instead of a failure
+// body: the content type and the start of the body on one line, password hidden.
+func (c *Client) describeAnswer(contentType string, body []byte) string {
 	const keep = 120
 	text := strings.Join(strings.FieldsFunc(string(body), unicode.IsSpace), " ")
 	if len(text) > keep {
 		text = text[:keep] + "…"
 	}
-	text = strings.ToValidUTF8(text, "?")
+	text = strconv.Quote(c.redact(strings.ToValidUTF8(text, "?")))
+	if first := bytes.TrimSpace(body)[0]; first == '{' || first == '[' {
+		return "unexpected answer: " + text
+	}
 	if contentType == "" {
 		contentType = "no content type"
 	}
-	return fmt.Sprintf("answer is not JSON (%s): %s", contentType, strconv.Quote(c.redact(text)))
+	return fmt.Sprintf("answer is not JSON (%s): %s", contentType, text)
+}
+
+func (c *Client) redactAll(texts []string) []string {
+	for i, t := range texts {
+		texts[i] = c.redact(t)
+	}
+	return texts
 }
 
 // call sends a JSON request (in may be nil) and decodes a JSON answer into
@@ -254,10 +264,10 @@ func (c *Client) decode(op string, resp *http.Response, body []byte, out any, ne
 		return false, nil
 	}
 	if trimmed[0] != '{' && trimmed[0] != '[' {
-		return true, &Error{Op: op, Status: resp.StatusCode, Reason: c.describeNonJSON(resp.Header.Get("Content-Type"), body)}
+		return true, &Error{Op: op, Status: resp.StatusCode, Reason: c.describeAnswer(resp.Header.Get("Content-Type"), body)}
 	}
 	if f, ok := failureOf(trimmed); ok {
-		return true, &Error{Op: op, Status: resp.StatusCode, Reason: c.redact(f.Reason), Paths: f.Paths, failureBody: true}
+		return true, &Error{Op: op, Status: resp.StatusCode, Reason: c.redact(f.Reason), Paths: c.redactAll(f.Paths), failureBody: true}
 	}
 	if out == nil {
 		return true, nil

@@ -129,6 +129,12 @@ func TestFailureAnswers(t *testing.T) {
 			notHelpers: []func(error) bool{api.IsFailure},
 		},
 		{
+			name:   "JSON that is no failure body with 500",
+			call:   readFolder,
+			answer: answer{status: 500, body: `{"error":"internal"}`},
+			status: 500, reason: `unexpected answer: "{\"error\":\"internal\"}"`,
+		},
+		{
 			name:   "empty 404",
 			call:   readFolder,
 			answer: answer{status: 404},

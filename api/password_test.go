@@ -32,7 +32,7 @@ func TestPasswordNeverShown(t *testing.T) {
 			func(ctx context.Context, c *api.Client) error { _, err := c.JobStatus(ctx, api.FileID(1)); return err }},
 		{"HTML echoing the password", client, answer{status: 502, ctype: "text/html", body: "<p>Authorization for analyst:" + secretPassword + " failed</p>"}, readFolder},
 		{"HTML 200 echoing the password", client, answer{ctype: "text/plain", body: secretPassword}, readFolder},
-		{"paths echoing the password", client, answer{status: 409, body: `{"status":"failure","reason":"x","paths":["/x"]}`}, readFolder},
+		{"paths echoing the password", client, answer{status: 409, body: `{"status":"failure","reason":"x","paths":["/x/` + secretPassword + `"]}`}, readFolder},
 		{"malformed JSON", client, answer{body: `{"name":`}, readFolder},
 		{"backup failure", client, answer{status: 400, body: `{"status":"failure","reason":"` + secretPassword + `"}`},
 			func(ctx context.Context, c *api.Client) error {
