@@ -28,8 +28,9 @@ import (
 // and a way to add jobs of the test's own (the demo's own jobs are also
 // triggered by its schedule, so tests that count executions use fresh files).
 type jobPlatform struct {
-	t       *testing.T
+	t       testing.TB
 	dir     string
+	maxJobs int
 	srv     *server.Server
 	ts      *httptest.Server
 	admin   *api.Client
@@ -38,16 +39,16 @@ type jobPlatform struct {
 	next    int
 }
 
-func newJobPlatform(t *testing.T) *jobPlatform {
+func newJobPlatform(t testing.TB) *jobPlatform {
 	t.Helper()
-	p := &jobPlatform{t: t, dir: t.TempDir()}
+	p := &jobPlatform{t: t, dir: t.TempDir(), maxJobs: 4}
 	p.start()
 	return p
 }
 
 func (p *jobPlatform) start() {
 	p.t.Helper()
-	srv, err := server.New(server.Config{DataDir: p.dir, DemoData: true, MaxConcurrentJobs: 4})
+	srv, err := server.New(server.Config{DataDir: p.dir, DemoData: true, MaxConcurrentJobs: p.maxJobs})
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -640,5 +641,47 @@ func wantTypes(t *testing.T, what string, obj map[string]any, keys map[string]st
 		if got != want {
 			t.Errorf("%s: %q is %s (%v), want %s", what, k, got, v, want)
 		}
+	}
+}
+
+// BenchmarkListRunning10kHTTP reads list-running over HTTP while 10,000
+// executions are active: the demo's slowed-down Events import holds the
+// only slot and the rest wait behind it. As admin every entry is sent; as
+// analyst each distinct file is checked for visibility first.
+func BenchmarkListRunning10kHTTP(b *testing.B) {
+	p := &jobPlatform{t: b, dir: b.TempDir(), maxJobs: 1}
+	p.start()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	const workers, each = 8, 1250
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				if _, err := p.admin.TriggerJob(ctx, api.Path("/Data/ImportJobs/Orders.imp")); err != nil {
+					b.Errorf("trigger %d/%d: %v", w, i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, c := range []struct {
+		name   string
+		client *api.Client
+	}{{"admin", p.admin}, {"analyst", p.analyst}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				running, err := c.client.RunningJobs(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(running) < workers*each {
+					b.Fatalf("%d active, want at least %d", len(running), workers*each)
+				}
+			}
+		})
 	}
 }
