@@ -246,6 +246,7 @@ func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 func (p *Pane) setFilter(text string) {
 	selected := p.selectedExec()
 	p.table.filter = text
+	p.table.regroup = true
 	p.table.rebuild()
 	p.keepSelection(selected)
 }

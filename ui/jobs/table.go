@@ -32,9 +32,10 @@ type row struct {
 	left  time.Time
 	final bool
 
-	seen     int    // the poll generation that last listed it
-	haystack string // lower-case text the filter searches
-	version  int    // bumped on every change, keys the rendering cache
+	seen     int      // the poll generation that last listed it
+	haystack string   // lower-case text the filter searches
+	indexed  indexKey // what haystack was built from
+	version  int      // bumped on every change, keys the rendering cache
 
 	line    string
 	lineKey lineKey
@@ -45,10 +46,23 @@ type lineKey struct {
 	elapsed        int64
 }
 
+// indexKey is the text of a row the filter searches.
+type indexKey struct {
+	job, file, user string
+	state           model.JobState
+}
+
+// touch marks the row changed; the filter text is rebuilt only when the
+// text it searches changed, since a poll changes most rows' estimates only.
 func (r *row) touch() {
 	r.version++
-	r.haystack = strings.ToLower(strings.Join([]string{r.job.JobName, r.job.FileName,
-		string(r.state), r.user, strconv.FormatInt(r.job.JobExecutionID, 10)}, "\x00"))
+	k := indexKey{job: r.job.JobName, file: r.job.FileName, user: r.user, state: r.state}
+	if k == r.indexed && r.haystack != "" {
+		return
+	}
+	r.indexed = k
+	r.haystack = strings.ToLower(strings.Join([]string{k.job, k.file, string(k.state), k.user,
+		strconv.FormatInt(r.job.JobExecutionID, 10)}, "\x00"))
 }
 
 func (r *row) gone() bool { return !r.left.IsZero() }
@@ -84,9 +98,12 @@ type table struct {
 	rows map[int64]*row
 	view []*row
 
-	sortBy   column
-	reverse  bool
-	filter   string
+	sortBy  column
+	reverse bool
+	filter  string
+	// regroup says the view must be collected again from rows: an
+	// execution came or went, or the filter changed.
+	regroup  bool
 	pollGen  int
 	running  int
 	queued   int
@@ -107,6 +124,7 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 		if !ok {
 			r = &row{ref: api.FileID(j.FileID)}
 			t.rows[j.JobExecutionID] = r
+			t.regroup = true
 		}
 		r.seen = t.pollGen
 		if !ok || r.job != *j || r.state != j.JobStatus || r.gone() {
@@ -139,6 +157,7 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 		}
 		if now.Sub(r.left) > lingerFor {
 			delete(t.rows, id)
+			t.regroup = true
 			continue
 		}
 		t.lingered++
@@ -155,15 +174,21 @@ func (t *table) add(r *row) {
 	r.seen = t.pollGen
 	r.touch()
 	t.rows[r.job.JobExecutionID] = r
+	t.regroup = true
 }
 
-// rebuild recomputes the view: filter, then sort.
+// rebuild recomputes the view: filter, then sort. Without a filter and
+// with the same executions, the view is only sorted again, which is cheap
+// on the nearly sorted order the last poll left.
 func (t *table) rebuild() {
-	t.view = t.view[:0]
-	needle := strings.ToLower(t.filter)
-	for _, r := range t.rows {
-		if needle == "" || strings.Contains(r.haystack, needle) {
-			t.view = append(t.view, r)
+	if t.regroup || t.filter != "" {
+		t.regroup = false
+		t.view = t.view[:0]
+		needle := strings.ToLower(t.filter)
+		for _, r := range t.rows {
+			if needle == "" || strings.Contains(r.haystack, needle) {
+				t.view = append(t.view, r)
+			}
 		}
 	}
 	by, rev := t.sortBy, t.reverse

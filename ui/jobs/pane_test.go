@@ -1,0 +1,309 @@
+package jobs
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
+)
+
+func TestKeys(t *testing.T) {
+	tests := []struct {
+		name  string
+		keys  []string
+		check func(t *testing.T, p *Pane, cmd tea.Cmd)
+	}{
+		{"o sorts by the next column, O reverses", []string{"o", "O"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if p.table.sortBy != colJob || !p.table.reverse {
+				t.Errorf("sort = %s reverse %v, want job reversed", columnNames[p.table.sortBy], p.table.reverse)
+			}
+			if p.table.view[0].job.JobName != "Sales" {
+				t.Errorf("first row %s, want Sales (names reversed)", p.table.view[0].job.JobName)
+			}
+		}},
+		{"+ polls faster", []string{"+"}, func(t *testing.T, p *Pane, _ tea.Cmd) { wantEvery(t, p, time.Second) }},
+		{"- polls slower", []string{"-", "-"}, func(t *testing.T, p *Pane, _ tea.Cmd) { wantEvery(t, p, 10*time.Second) }},
+		{"+ stops at the fastest step", []string{"+", "+", "+", "+"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			wantEvery(t, p, 500*time.Millisecond)
+		}},
+		{"0 turns polling off and drops the pending tick", []string{"0"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			wantEvery(t, p, 0)
+			if cmd := p.gotTick(pollTickMsg{gen: p.polling.gen - 1}); cmd != nil {
+				t.Error("a tick of the old schedule still polls")
+			}
+		}},
+		{"+ after 0 turns polling back on at 2 s", []string{"0", "+"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			wantEvery(t, p, 2*time.Second)
+		}},
+		{"P pauses", []string{"P"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			if !p.polling.paused || p.schedule() != nil {
+				t.Error("not paused, or a paused pane still schedules a tick")
+			}
+		}},
+		{"P again resumes and polls at once", []string{"P", "P"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if p.polling.paused || !p.polling.inFlight {
+				t.Errorf("paused %v, poll in flight %v", p.polling.paused, p.polling.inFlight)
+			}
+		}},
+		{"r while a poll is in flight starts no second one", []string{"r", "r"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			if cmd != nil {
+				t.Error("second refresh returned a poll")
+			}
+		}},
+		{"/ captures typing", []string{"/", "q", "u"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if !p.CapturingInput() || p.table.filter != "qu" {
+				t.Errorf("capturing %v filter %q", p.CapturingInput(), p.table.filter)
+			}
+		}},
+		{"esc leaves and clears the filter", []string{"/", "o", "r", "esc"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if p.CapturingInput() || p.table.filter != "" || len(p.table.view) != 5 {
+				t.Errorf("capturing %v filter %q rows %d", p.CapturingInput(), p.table.filter, len(p.table.view))
+			}
+		}},
+		{"space marks the file and moves on", []string{"space"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if !p.marked[140] || p.cursor != 1 {
+				t.Errorf("marked %v cursor %d", p.marked, p.cursor)
+			}
+		}},
+		{"t triggers the selected job", []string{"j", "t"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			msgs := expand(cmd)
+			if len(msgs) != 1 {
+				t.Fatalf("messages %v", msgs)
+			}
+			got, ok := msgs[0].(triggeredMsg)
+			if !ok || got.ref != api.FileID(141) {
+				t.Errorf("got %#v, want a trigger of file 141", msgs[0])
+			}
+		}},
+		{"s asks before stopping", []string{"j", "s"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			wantConfirm(t, cmd, stopRequest{ref: api.FileID(141), label: "Events.imp #41", execID: 41})
+		}},
+		{"s on an ended row says so", []string{"s"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			st := statusesOf(expand(cmd))
+			if len(st) != 1 || !strings.Contains(st[0].Text, "has ended") {
+				t.Errorf("status %v", st)
+			}
+		}},
+		{"d asks before deleting data", []string{"d"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			wantConfirm(t, cmd, deleteRequest{execID: 40})
+		}},
+		{"T opens the sequential form with the marked files", []string{"space", "space", "T"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			f, ok := dialogOf(cmd).(*dialog.Form)
+			if !ok {
+				t.Fatalf("no form: %T", dialogOf(cmd))
+			}
+			d, cmd := f.Update(keyPress("enter"))
+			if d != nil {
+				t.Fatal("form stayed open")
+			}
+			got := expand(cmd)
+			want := sequenceRequest{refs: []api.Ref{api.FileID(140), api.FileID(141)}, variables: map[string]string{}}
+			if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
+				t.Errorf("submitted %#v, want %#v", got, want)
+			}
+		}},
+		{"enter opens the history, esc comes back", []string{"j", "enter"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if p.mode != modeHistory || p.history.configID != 241 {
+				t.Fatalf("mode %d history %+v", p.mode, p.history)
+			}
+			press(p, "esc")
+			if p.mode != modeDashboard {
+				t.Errorf("esc left mode %d", p.mode)
+			}
+		}},
+		{"G and g move to the ends", []string{"G"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if p.cursor != 4 {
+				t.Errorf("cursor %d after G", p.cursor)
+			}
+			press(p, "g")
+			if p.cursor != 0 {
+				t.Errorf("cursor %d after g", p.cursor)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := dashboardAt(t, 100, 12)
+			p.polling.inFlight = false
+			tt.check(t, p, press(p, tt.keys...))
+		})
+	}
+}
+
+func wantEvery(t *testing.T, p *Pane, want time.Duration) {
+	t.Helper()
+	if p.polling.every != want {
+		t.Errorf("interval %s, want %s", p.polling.every, want)
+	}
+}
+
+// wantConfirm checks that cmd opens a dangerous confirmation whose "y"
+// sends want.
+func wantConfirm(t *testing.T, cmd tea.Cmd, want tea.Msg) {
+	t.Helper()
+	d := dialogOf(cmd)
+	if d == nil {
+		t.Fatal("no confirmation")
+	}
+	if d2, _ := d.Update(keyPress("enter")); d2 != nil {
+		t.Error("enter did not close the confirmation")
+	} else if _, cmd := d.Update(keyPress("enter")); cmd != nil {
+		t.Error("enter accepted a dangerous confirmation (the focus must start on no)")
+	}
+	_, yes := d.Update(keyPress("y"))
+	got := expand(yes)
+	if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
+		t.Errorf("y sent %#v, want %#v", got, want)
+	}
+}
+
+func TestReadOnlyDisablesWriteKeys(t *testing.T) {
+	p := dashboardAt(t, 100, 12)
+	p.ctx.Keys.SetReadOnly(true)
+	for _, k := range []string{"t", "s", "d", "T"} {
+		if cmd := press(p, "j", k); cmd != nil {
+			t.Errorf("%s in read-only mode returned a command", k)
+		}
+	}
+}
+
+func TestSelectionStaysOnTheSameExecution(t *testing.T) {
+	p := dashboardAt(t, 100, 12)
+	press(p, "j", "j") // on #42
+	jobs := []model.RunningJob{
+		runningJob(39, "Zeta", model.StateRunning, clockAt),
+		runningJob(38, "Alpha", model.StateQueued, time.Time{}),
+		runningJob(42, "Orders", model.StateRunning, clockAt.Add(-12*time.Second)),
+	}
+	p.Update(pollMsg{req: p.polling.req, jobs: jobs})
+	if r := p.selected(); r == nil || r.job.JobExecutionID != 42 {
+		t.Fatalf("selected %+v, want #42", r)
+	}
+	// #42 leaves; it lingers, and the cursor stays with it.
+	p.Update(pollMsg{req: p.polling.req, jobs: jobs[:2]})
+	if r := p.selected(); r == nil || r.job.JobExecutionID != 42 || !r.gone() {
+		t.Fatalf("selected %+v, want #42 lingering", r)
+	}
+}
+
+func TestEndedExecutionsLingerThirtySeconds(t *testing.T) {
+	now := clockAt
+	p := newTestPane(nil, 100, 12, func() time.Time { return now })
+	p.Init()
+	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{runningJob(7, "Orders", model.StateRunning, now)}})
+	p.Update(pollMsg{req: p.polling.req, jobs: nil})
+	if len(p.table.view) != 1 || !p.table.view[0].gone() {
+		t.Fatal("the ended execution did not linger")
+	}
+	now = now.Add(lingerFor)
+	p.Update(pollMsg{req: p.polling.req, jobs: nil})
+	if len(p.table.view) != 1 {
+		t.Fatal("gone before its time")
+	}
+	now = now.Add(time.Second)
+	p.Update(pollMsg{req: p.polling.req, jobs: nil})
+	if len(p.table.view) != 0 {
+		t.Fatal("still there after the linger time")
+	}
+}
+
+// A status that speaks of a newer execution of the same file does not
+// change the row, and a stale answer is dropped.
+func TestStatusOfAnotherExecutionIsIgnored(t *testing.T) {
+	p := dashboardAt(t, 100, 12)
+	before := *p.table.rows[41]
+	p.Update(statusMsg{req: p.status.req, results: []statusResult{running(41, 80, time.Second)}})
+	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
+	other := running(99, 5, time.Hour)
+	other.execID = 41
+	p.Update(statusMsg{req: p.status.req, results: []statusResult{other}})
+	if r := p.table.rows[41]; r.progress == 5 || r.estimate == time.Hour {
+		t.Errorf("status of #99 applied to #41: %+v (before %+v)", r, before)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	p := newTestPane(nil, 100, 12, time.Now)
+	byName := map[string]common.Command{}
+	for _, c := range p.Commands() {
+		byName[c.Name] = c
+	}
+	tests := []struct {
+		cmd, args string
+		want      tea.Msg
+	}{
+		{"trigger", "/Data/ImportJobs/Orders.imp", triggerRequest{ref: api.Path("/Data/ImportJobs/Orders.imp")}},
+		{"trigger", "21", triggerRequest{ref: api.FileID(21)}},
+		{"stop", "/Data/ImportJobs/Events.imp", stopAsk{ref: api.Path("/Data/ImportJobs/Events.imp"), label: "/Data/ImportJobs/Events.imp"}},
+		{"history", "21", historyLookup{ref: api.FileID(21)}},
+		{"seq", "21 /Data/ImportJobs/Orders.imp minAmount=100 region=", sequenceRequest{
+			refs:      []api.Ref{api.FileID(21), api.Path("/Data/ImportJobs/Orders.imp")},
+			variables: map[string]string{"minAmount": "100", "region": ""}}},
+		{"details", "#42", detailsRequest{execID: 42}},
+		{"interval", "5s", intervalRequest{every: 5 * time.Second}},
+		{"interval", "0", intervalRequest{}},
+		{"interval", "1.5", intervalRequest{every: 1500 * time.Millisecond}},
+	}
+	for _, tt := range tests {
+		if got := byName[tt.cmd].Run(tt.args); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf(":%s %s = %#v, want %#v", tt.cmd, tt.args, got, tt.want)
+		}
+	}
+	for _, bad := range []struct{ cmd, args, says string }{
+		{"trigger", "", "give a job's path"},
+		{"seq", "minAmount=1", "at least one job"},
+		{"seq", "=1 21", "has no name"},
+		{"details", "x", "execution id"},
+		{"interval", "soon", "not a duration"},
+		{"interval", "-5s", "not a duration"},
+	} {
+		st, ok := byName[bad.cmd].Run(bad.args).(common.StatusMsg)
+		if !ok || st.Level != common.LevelError || !strings.Contains(st.Text, bad.says) {
+			t.Errorf(":%s %q = %#v, want an error saying %q", bad.cmd, bad.args, st, bad.says)
+		}
+	}
+}
+
+// Each of delete data's three answers is said plainly.
+func TestDeleteAnswers(t *testing.T) {
+	tests := []struct {
+		msg   deletedMsg
+		level common.Level
+		says  string
+	}{
+		{deletedMsg{execID: 5, answer: model.DataDeletion{Outcome: model.DeletionMarked}}, common.LevelNotice, "now marked for deletion"},
+		{deletedMsg{execID: 5, answer: model.DataDeletion{Outcome: model.DeletionAlreadyMarked}}, common.LevelInfo, "already deleted or marked for deletion: nothing changed"},
+		{deletedMsg{execID: 5, answer: model.DataDeletion{Outcome: model.DeletionFailed, Reason: "Job data with id 5 doesn't exist"},
+			err: &api.Error{Reason: "Job data with id 5 doesn't exist"}}, common.LevelError, "not deleted: the server refused: Job data with id 5 doesn't exist"},
+	}
+	for _, tt := range tests {
+		st := statusesOf(expand(gotDeleted(tt.msg)))
+		if len(st) != 1 || st[0].Level != tt.level || !strings.Contains(st[0].Text, tt.says) {
+			t.Errorf("%+v said %+v, want level %d saying %q", tt.msg, st, tt.level, tt.says)
+		}
+	}
+}
+
+// A 401 on a poll goes to the root (login screen); the poll goes on.
+func TestUnauthorizedPollReachesTheRoot(t *testing.T) {
+	p := newTestPane(nil, 100, 12, time.Now)
+	p.Init()
+	_, cmd := p.Update(pollMsg{req: p.polling.req, err: &api.Error{Status: 401, Err: errors.New("unauthorized")}})
+	var unauthorized bool
+	for _, m := range expand(cmd) {
+		if _, ok := m.(common.UnauthorizedMsg); ok {
+			unauthorized = true
+		}
+	}
+	if !unauthorized {
+		t.Error("401 not reported")
+	}
+}
