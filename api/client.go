@@ -41,8 +41,14 @@ type Client struct {
 type Option func(*Client)
 
 // WithHTTPClient makes the client send its requests through h (its
-// transport, timeout and redirect policy apply).
-func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+// transport, timeout and redirect policy apply); nil keeps the default.
+func WithHTTPClient(h *http.Client) Option {
+	return func(c *Client) {
+		if h != nil {
+			c.http = h
+		}
+	}
+}
 
 // WithTimeout bounds every call except Backup, BackupFiles and Restore,
 // whose duration grows with the archive; bound those with their context.

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -550,6 +551,40 @@ func TestE2EDependencies(t *testing.T) {
 	for _, p := range paths(vall) {
 		if strings.HasPrefix(p, "/Exports/") || strings.HasPrefix(p, "/Analytics/Finance/") {
 			t.Errorf("viewer sees %s", p)
+		}
+	}
+}
+
+// TestE2EConcurrentUse shares one client among goroutines, as the console's
+// panes do; -race checks the client.
+func TestE2EConcurrentUse(t *testing.T) {
+	_, admin, _, _ := demoServer(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := range 40 {
+		wg.Go(func() {
+			var err error
+			switch i % 4 {
+			case 0:
+				_, err = admin.RootFolder(t.Context())
+			case 1:
+				_, err = admin.Connections(t.Context())
+			case 2:
+				_, err = admin.GroupPermissions(t.Context(), api.Path("/Data"))
+			case 3:
+				_, err = admin.Folder(t.Context(), api.Path("/No Such Folder"))
+				if api.IsNotFound(err) {
+					err = nil
+				}
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -28,6 +28,12 @@ func (e *Error) Error() string {
 	b.WriteString(e.Op)
 	b.WriteString(": ")
 	switch {
+	case e.failureBody:
+		b.WriteString("failure")
+		if e.Reason != "" {
+			b.WriteString(": ")
+			b.WriteString(e.Reason)
+		}
 	case e.Status != 0:
 		fmt.Fprintf(&b, "%d %s", e.Status, http.StatusText(e.Status))
 		if e.Reason != "" {
