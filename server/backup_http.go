@@ -231,34 +231,36 @@ func (p *backupPlan) applyDependencyRule(ctx context.Context, vis *store.Visibil
 	case p.flags[model.FlagIgnoreMissingDependencies]:
 		return nil
 	}
-	var dependents, reasons []string
+	var dependents, reasons, missing []string
 	named := map[string]bool{}
-	var missing []string
 	for _, f := range p.files {
-		for _, src := range outside(f) {
-			name := src.Path
-			if visible, err := vis.Visible(ctx, src); err != nil {
-				return err
-			} else if !visible {
-				name = "a file you cannot read"
-			}
-			reasons = append(reasons, fmt.Sprintf("%s reads from %s", f.Path, name))
-			if !named[name] && name == src.Path {
-				named[name] = true
-				missing = append(missing, name)
-			}
-		}
-		if len(outside(f)) > 0 {
+		out := outside(f)
+		if len(out) > 0 {
 			dependents = append(dependents, f.Path)
 		}
+		for _, src := range out {
+			visible, err := vis.Visible(ctx, src)
+			if err != nil {
+				return err
+			}
+			if !visible { // named as missing, never by path
+				reasons = append(reasons, f.Path+" reads from a file you cannot read")
+				continue
+			}
+			reasons = append(reasons, fmt.Sprintf("%s reads from %s", f.Path, src.Path))
+			if !named[src.Path] {
+				named[src.Path] = true
+				missing = append(missing, src.Path)
+			}
+		}
 	}
-	if len(reasons) == 0 {
+	if len(dependents) == 0 {
 		return nil
 	}
 	if len(reasons) > 10 {
 		reasons = append(reasons[:10], fmt.Sprintf("and %d more", len(reasons)-10))
 	}
-	return &store.RestoreError{Err: store.ErrConflict, Paths: missing,
+	return &store.RefusedError{Err: store.ErrConflict, Paths: missing,
 		Reason: fmt.Sprintf("%d file(s) depend on files outside the backup (back up with ignoreMissingDependencies to include them anyway, or skipFilesWithMissingDependencies to leave them out): %s",
 			len(dependents), strings.Join(reasons, "; "))}
 }
@@ -467,7 +469,7 @@ func isPathRef(ref string) bool {
 // 400 a bad archive, 403 missing write permission, 409 an archive that does
 // not fit the target (with the paths), else as writeError.
 func writeArchiveError(w http.ResponseWriter, err error) {
-	var refused *store.RestoreError
+	var refused *store.RefusedError
 	switch {
 	case errors.Is(err, archive.ErrTooLarge):
 		writeFailure(w, http.StatusRequestEntityTooLarge, err.Error())

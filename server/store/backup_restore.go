@@ -24,24 +24,25 @@ type RestoreOptions struct {
 	SubstituteMissingUser            bool
 }
 
-// Errors a RestoreError wraps besides ErrBadInput: the archive does not fit
+// Errors a RefusedError wraps besides ErrBadInput: the archive does not fit
 // the target (answer 409), or the user may not change what it would change (403).
 var (
 	ErrConflict  = errors.New("restore conflict")
 	ErrForbidden = errors.New("not allowed")
 )
 
-// RestoreError refuses a restore as a whole; Paths names the files it is about.
-type RestoreError struct {
+// RefusedError refuses a restore (or a backup) as a whole; Paths names the
+// files it is about.
+type RefusedError struct {
 	Err    error // ErrConflict, ErrForbidden or ErrBadInput
 	Reason string
 	Paths  []string
 }
 
-func (e *RestoreError) Error() string { return e.Reason }
+func (e *RefusedError) Error() string { return e.Reason }
 
 // Unwrap lets errors.Is match the kind of refusal.
-func (e *RestoreError) Unwrap() error { return e.Err }
+func (e *RefusedError) Unwrap() error { return e.Err }
 
 // RestoreTarget is where a restore goes: an existing folder, or (Folder.ID
 // 0) a path to create, with the folders above it that are missing.
@@ -84,7 +85,7 @@ type restorer struct {
 
 // Restore puts an archive's folders and files under the target, as spec 4.3
 // says, with user as the uploader. It must run in one transaction (Store.InTx):
-// on any error nothing it did may stay. Refusals are *RestoreError
+// on any error nothing it did may stay. Refusals are *RefusedError
 // (conflicts, unknown owners or groups, missing dependencies, missing write
 // permission) or *DependentsError (overwriting a file others read from).
 func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a *archive.Archive, opt RestoreOptions) (model.RestoreResult, error) {
@@ -134,7 +135,7 @@ func (r *restorer) targetFolder(ctx context.Context, target RestoreTarget) (File
 			return File{}, err
 		}
 		if !f.IsFolder() {
-			return File{}, &RestoreError{Err: ErrBadInput, Reason: fmt.Sprintf("%s is not a folder", f.Path), Paths: []string{f.Path}}
+			return File{}, &RefusedError{Err: ErrBadInput, Reason: fmt.Sprintf("%s is not a folder", f.Path), Paths: []string{f.Path}}
 		}
 		if err := r.mayWrite(ctx, f); err != nil {
 			return File{}, err
@@ -159,7 +160,7 @@ func (r *restorer) mayWrite(ctx context.Context, f File) error {
 		return fmt.Errorf("folder %s: %w", f.Path, ErrNotFound)
 	}
 	if !rights.Write {
-		return &RestoreError{Err: ErrForbidden, Reason: fmt.Sprintf("%s: write permission required", f.Path), Paths: []string{f.Path}}
+		return &RefusedError{Err: ErrForbidden, Reason: fmt.Sprintf("%s: write permission required", f.Path), Paths: []string{f.Path}}
 	}
 	return nil
 }
@@ -212,11 +213,11 @@ func (r *restorer) index(ctx context.Context, root File) error {
 func (r *restorer) representation(e archive.Entry) (model.Configuration, error) {
 	body, err := r.archive.ReadFile(e)
 	if err != nil {
-		return model.Configuration{}, &RestoreError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
+		return model.Configuration{}, &RefusedError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
 	}
 	var cfg model.Configuration
 	if err := json.Unmarshal(body, &cfg); err != nil {
-		return model.Configuration{}, &RestoreError{Err: ErrBadInput,
+		return model.Configuration{}, &RefusedError{Err: ErrBadInput,
 			Reason: fmt.Sprintf("entry %s is not a configuration's JSON: %v", e.Path, err), Paths: []string{e.Path}}
 	}
 	return cfg, nil
@@ -258,13 +259,13 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 	}
 	switch {
 	case len(clashes) > 0:
-		return &RestoreError{Err: ErrConflict, Paths: clashes,
+		return &RefusedError{Err: ErrConflict, Paths: clashes,
 			Reason: fmt.Sprintf("%d path(s) hold a folder where the archive has a file, or the reverse: %s", len(clashes), listed(clashes))}
 	case len(conflicts) > 0:
-		return &RestoreError{Err: ErrConflict, Paths: conflicts,
+		return &RefusedError{Err: ErrConflict, Paths: conflicts,
 			Reason: fmt.Sprintf("%d file(s) already exist in the target (restore with overwrite to replace them): %s", len(conflicts), listed(conflicts))}
 	case len(forbidden) > 0:
-		return &RestoreError{Err: ErrForbidden, Paths: forbidden,
+		return &RefusedError{Err: ErrForbidden, Paths: forbidden,
 			Reason: fmt.Sprintf("write permission required on %d existing file(s) or folder(s): %s", len(forbidden), listed(forbidden))}
 	}
 	return nil
@@ -304,7 +305,7 @@ func (r *restorer) resolveSources(ctx context.Context, _ File) error {
 		}
 	}
 	if len(unresolved) > 0 && !r.opt.SkipFilesWithMissingDependencies {
-		return &RestoreError{Err: ErrConflict, Paths: unresolved,
+		return &RefusedError{Err: ErrConflict, Paths: unresolved,
 			Reason: fmt.Sprintf("%d file(s) have dependencies that are neither in the archive nor in the tree (restore with skipFilesWithMissingDependencies to leave them out): %s",
 				len(unresolved), listed(reasons))}
 	}
@@ -396,11 +397,11 @@ func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ File) error {
 		}
 	}
 	if len(unknownUsers) > 0 {
-		return &RestoreError{Err: ErrConflict, Paths: userPaths,
+		return &RefusedError{Err: ErrConflict, Paths: userPaths,
 			Reason: fmt.Sprintf("unknown owner(s) %s (restore with substituteMissingUser to own those files yourself)", listed(sortedKeys(unknownUsers)))}
 	}
 	if len(unknownGroups) > 0 {
-		return &RestoreError{Err: ErrConflict, Paths: groupPaths,
+		return &RefusedError{Err: ErrConflict, Paths: groupPaths,
 			Reason: fmt.Sprintf("unknown group(s) %s (restore with ignoreUnknownGroups to leave them out)", listed(sortedKeys(unknownGroups)))}
 	}
 	return nil
@@ -501,7 +502,7 @@ func (r *restorer) create(ctx context.Context, root File) error {
 		case state[i] == 2 || e.skipped != "" || e.IsFolder():
 			return nil
 		case state[i] == 1:
-			return &RestoreError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s reads from itself through its sources", e.Path)}
+			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s reads from itself through its sources", e.Path)}
 		}
 		state[i] = 1
 		for _, link := range e.sources {
@@ -596,7 +597,7 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 	e.created, err = r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms})
 	if err != nil {
 		if errors.Is(err, ErrBadInput) {
-			return &RestoreError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
+			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
 		}
 		return fmt.Errorf("restore %s: %w", e.target, err)
 	}
