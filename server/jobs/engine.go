@@ -206,8 +206,8 @@ func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars
 		ctx: runCtx, cancel: cancel, done: make(chan struct{}), state: model.StateQueued,
 	}
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if e.closed {
+		e.mu.Unlock()
 		// Close ran between the insert and now; the row must not stay QUEUED.
 		cancel(errShutdown)
 		e.settle(r, model.StateCanceled, errShutdown.Error())
@@ -215,6 +215,7 @@ func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars
 	}
 	e.active[id] = r
 	e.wg.Add(1)
+	e.mu.Unlock()
 	return r, nil
 }
 

@@ -30,7 +30,7 @@ func TestImportEndsWithCountersAndData(t *testing.T) {
 		{"sqlite table", fx.cat.add("/Data/ImportJobs/products.imp", map[string]string{propTable: "products"}, fx.dbConn),
 			model.StateCompleted, SampleProductsRows, 0},
 		{"sqlite query", fx.cat.add("/Data/ImportJobs/tools.imp",
-			map[string]string{propQuery: "SELECT * FROM products WHERE category = 'tools'"}, fx.dbConn),
+			map[string]string{propQuery: "SELECT * FROM products WHERE category = 'tools';"}, fx.dbConn),
 			model.StateCompleted, fx.countProducts("tools"), 0},
 	}
 	for _, tc := range cases {

@@ -414,6 +414,7 @@ func (e *Engine) readSQLite(r *run, conn File, sink *importSink) error {
 		query = "SELECT * FROM " + quoteIdent(table)
 		count = "SELECT count(*) FROM " + quoteIdent(table)
 	case q != "":
+		q = strings.TrimRight(strings.TrimSpace(q), "; \t\n")
 		query = q
 		count = "SELECT count(*) FROM (" + q + ")"
 	default:

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -149,7 +150,7 @@ func (e *Engine) Running() []model.RunningJob {
 		runs = append(runs, r)
 	}
 	e.mu.Unlock()
-	slices.SortFunc(runs, func(a, b *run) int { return int(a.id - b.id) })
+	slices.SortFunc(runs, func(a, b *run) int { return cmp.Compare(a.id, b.id) })
 	now := time.Now()
 	out := make([]model.RunningJob, 0, len(runs))
 	for _, r := range runs {
