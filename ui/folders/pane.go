@@ -40,6 +40,12 @@ type Pane struct {
 
 	lastTransfer int    // id of the latest backup or restore
 	lastBackup   string // file the latest backup wrote, offered to restore
+
+	// gen counts changes: every Update and SetSize may change the screen,
+	// so each starts a new generation; View reuses its last frame within one.
+	gen    int
+	frame  frame
+	crumbs crumbsCache
 }
 
 // New returns the folder tree pane.
@@ -58,6 +64,7 @@ func (p *Pane) Init() tea.Cmd { return p.loadRoot() }
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(width, height int) {
+	p.gen++
 	p.width, p.height = width, height
 	p.filter.SetWidth(max(1, width-2))
 	if p.perms != nil {
@@ -105,6 +112,7 @@ func (p *Pane) load(n *node) tea.Cmd {
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
+	p.gen++
 	switch msg := msg.(type) {
 	case childrenMsg:
 		return p, p.gotChildren(msg)

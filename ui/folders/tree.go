@@ -82,6 +82,8 @@ type tree struct {
 	// markedCount is kept current by setMarked, so the breadcrumbs need not
 	// walk the tree on every redraw.
 	markedCount int
+	// shape changes whenever folders are added, renamed or dropped.
+	shape int
 }
 
 func newTree() *tree { return &tree{byID: map[int64]*node{}} }
@@ -126,6 +128,7 @@ func (t *tree) setChildren(parent *node, entries []model.FolderEntry) {
 	parent.children = children
 	parent.state = loaded
 	parent.touch()
+	t.shape++
 	t.rebuild()
 }
 

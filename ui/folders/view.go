@@ -23,9 +23,35 @@ type cachedRow struct {
 
 func newRowCache() rowCache { return rowCache{entries: map[*node]cachedRow{}} }
 
+// frame is the last screen View drew, valid within one generation of the
+// pane while the shared spinner shows the same frame.
+type frame struct {
+	gen     int
+	spinner string
+	text    string
+}
+
+// crumbsCache is the last breadcrumbs line and what it depends on.
+type crumbsCache struct {
+	node         *node
+	version      int
+	shape, width int
+	marked       int
+	text         string
+}
+
 // View implements common.Pane: breadcrumbs, the filter when one is set,
 // the rows on screen, and the permissions beside or over them.
 func (p *Pane) View() string {
+	if p.frame.gen == p.gen && p.frame.spinner == p.ctx.Spinner && p.frame.text != "" {
+		return p.frame.text
+	}
+	text := p.render()
+	p.frame = frame{gen: p.gen, spinner: p.ctx.Spinner, text: text}
+	return text
+}
+
+func (p *Pane) render() string {
 	if p.perms != nil && p.narrow() {
 		return p.perms.view()
 	}
@@ -67,11 +93,22 @@ func (p *Pane) treeView(width int) string {
 // breadcrumbs names the path of the selected folder, cut from the left
 // when it does not fit, and the number of marked folders.
 func (p *Pane) breadcrumbs(width int) string {
-	st := p.ctx.Styles
 	n := p.selected()
 	if n == nil {
-		return st.Breadcrumb.Render("/")
+		return p.ctx.Styles.Breadcrumb.Render("/")
 	}
+	c := crumbsCache{node: n, version: n.version, shape: p.tree.shape, width: width, marked: p.tree.markedCount}
+	if cached := p.crumbs; cached.text != "" && cached.node == c.node && cached.version == c.version &&
+		cached.shape == c.shape && cached.width == c.width && cached.marked == c.marked {
+		return cached.text
+	}
+	c.text = p.renderBreadcrumbs(n, width)
+	p.crumbs = c
+	return c.text
+}
+
+func (p *Pane) renderBreadcrumbs(n *node, width int) string {
+	st := p.ctx.Styles
 	crumbs := n.crumbs()
 	parts := make([]string, len(crumbs))
 	for i, c := range crumbs {

@@ -1,0 +1,257 @@
+package folders
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// These tests drive the pane with the messages the server's answers become,
+// built from wire values; the tests against the real server are in ui/.
+
+var nextTestID int64 = 100
+
+func entries(names ...string) []model.FolderEntry {
+	out := make([]model.FolderEntry, len(names))
+	for i, n := range names {
+		nextTestID++
+		out[i] = model.FolderEntry{Name: n, Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", nextTestID)}}}
+	}
+	return out
+}
+
+func rootFolder(children ...string) model.Folder {
+	return model.Folder{Name: "/", Links: model.Links{
+		"self":       {Href: "/api/filesystem/root-folder"},
+		"permission": {Href: "/api/filesystem/folders/1/permission"},
+	}, Embedded: model.FolderChildren{Folders: entries(children...)}}
+}
+
+func newTestPane(t *testing.T, width, height int) *Pane {
+	t.Helper()
+	p := New(common.NewContext(nil, "http://dap.test", "admin", "", false))
+	p.SetSize(width, height)
+	p.requests[0] = 1
+	p.lastReq = 1
+	p.Update(childrenMsg{req: 1, folder: rootFolder("Users", "Data", "Analytics")})
+	return p
+}
+
+// answer delivers the server's answer to the latest read of folder n.
+func answer(p *Pane, n *node, children ...string) {
+	p.Update(childrenMsg{req: p.requests[n.id], nodeID: n.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries(children...)}}})
+}
+
+func keyPress(name string) tea.KeyPressMsg {
+	special := map[string]tea.KeyPressMsg{
+		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "space": {Code: tea.KeySpace, Text: " "},
+		"left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight}, "up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown},
+		"pgdown": {Code: tea.KeyPgDown},
+	}
+	if k, ok := special[name]; ok {
+		return k
+	}
+	return tea.KeyPressMsg{Code: []rune(name)[0], Text: name}
+}
+
+func press(p *Pane, names ...string) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, n := range names {
+		_, cmd := p.Update(keyPress(n))
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (p *Pane) selectedPath() string { return p.selected().path() }
+
+func TestCursorMoves(t *testing.T) {
+	tests := []struct {
+		keys []string
+		want string
+	}{
+		{nil, "/"},
+		{[]string{"j"}, "/Users"},
+		{[]string{"down", "down"}, "/Data"},
+		{[]string{"j", "j", "j", "j", "j"}, "/Analytics"},
+		{[]string{"G"}, "/Analytics"},
+		{[]string{"G", "g"}, "/"},
+		{[]string{"k", "k"}, "/"},
+		{[]string{"pgdown"}, "/Analytics"},
+		{[]string{"j", "j", "left"}, "/"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.keys, " "), func(t *testing.T) {
+			p := newTestPane(t, 60, 20)
+			press(p, tt.keys...)
+			if got := p.selectedPath(); got != tt.want {
+				t.Fatalf("cursor on %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOpenReadsOnceThenSteps(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	press(p, "j", "j")
+	data := p.selected()
+	if cmd := press(p, "enter"); cmd == nil || data.state != loading {
+		t.Fatalf("opening an unread folder did not read it (state %v)", data.state)
+	}
+	if screen := ansi.Strip(p.View()); !strings.Contains(screen, "Data/") {
+		t.Fatalf("loading folder not drawn:\n%s", screen)
+	}
+	answer(p, data, "Connections", "ImportJobs")
+	if got := len(p.tree.rows); got != 6 {
+		t.Fatalf("%d rows after opening, want 6", got)
+	}
+	press(p, "right")
+	if got := p.selectedPath(); got != "/Data/Connections" {
+		t.Fatalf("→ on an open folder went to %s", got)
+	}
+	press(p, "left")
+	if got := p.selectedPath(); got != "/Data" {
+		t.Fatalf("← on a closed child went to %s", got)
+	}
+	press(p, "left")
+	if data.expanded || len(p.tree.rows) != 4 {
+		t.Fatalf("← did not close /Data: expanded=%v rows=%d", data.expanded, len(p.tree.rows))
+	}
+	if cmd := press(p, "enter"); data.state != loaded || len(p.tree.rows) != 6 {
+		t.Fatalf("reopening read again or lost children: cmd=%v state=%v rows=%d", cmd != nil, data.state, len(p.tree.rows))
+	}
+}
+
+func TestStaleAnswersAreDropped(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	press(p, "j", "j", "enter")
+	data := p.selected()
+	stale := p.requests[data.id]
+	press(p, "r") // a refresh replaces the first read
+	if p.requests[data.id] == stale {
+		t.Fatal("refresh did not start a new read")
+	}
+	p.Update(childrenMsg{req: stale, nodeID: data.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries("Old")}}})
+	if data.child("Old") != nil {
+		t.Fatal("a stale answer was applied")
+	}
+	answer(p, data, "New")
+	if data.child("New") == nil {
+		t.Fatal("the current answer was dropped")
+	}
+}
+
+func TestRefreshKeepsOpenFoldersAndMarks(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	press(p, "j", "j", "enter")
+	data := p.selected()
+	answer(p, data, "Connections", "ImportJobs")
+	conn := data.child("Connections")
+	press(p, "j", "space")
+	if p.tree.markedCount != 1 {
+		t.Fatalf("marked %d, want 1", p.tree.markedCount)
+	}
+	// The server now lists Connections under the same id, ImportJobs gone.
+	p.requests[data.id] = 99
+	p.Update(childrenMsg{req: 99, nodeID: data.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: []model.FolderEntry{
+		{Name: "Connections", Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", conn.id)}}},
+	}}}})
+	if data.child("Connections") != conn || !conn.marked || data.child("ImportJobs") != nil {
+		t.Fatal("refresh did not keep the surviving child's state or drop the gone one")
+	}
+	if p.tree.markedCount != 1 {
+		t.Fatalf("marked count %d after refresh, want 1", p.tree.markedCount)
+	}
+	press(p, "esc")
+	if p.tree.markedCount != 0 || conn.marked {
+		t.Fatal("esc did not clear the marks")
+	}
+}
+
+func TestFilter(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	press(p, "j", "j", "enter")
+	answer(p, p.selected(), "Connections", "ImportJobs")
+	press(p, "/", "i", "m", "p")
+	if !p.CapturingInput() {
+		t.Fatal("the filter does not capture typing")
+	}
+	var names []string
+	for _, r := range p.tree.rows {
+		names = append(names, r.name)
+	}
+	if got := strings.Join(names, ","); got != "/,Data,ImportJobs" {
+		t.Fatalf("filtered rows %s", got)
+	}
+	press(p, "enter")
+	if p.CapturingInput() || p.tree.filter != "imp" {
+		t.Fatal("enter did not keep the filter and leave the field")
+	}
+	press(p, "esc")
+	if p.tree.filter != "" || len(p.tree.rows) != 6 {
+		t.Fatalf("esc did not clear the filter: %q, %d rows", p.tree.filter, len(p.tree.rows))
+	}
+}
+
+func TestGotoPath(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	cmd := p.startGoto("/Data/Connections")
+	data := p.tree.root.child("Data")
+	if cmd == nil || data.state != loading {
+		t.Fatal(":cd did not read /Data on the way")
+	}
+	answer(p, data, "Connections", "ImportJobs")
+	if got := p.selectedPath(); got != "/Data/Connections" {
+		t.Fatalf("cursor on %s", got)
+	}
+	cmd = p.startGoto("/Data/Nope")
+	if msg, ok := cmd().(common.StatusMsg); !ok || msg.Level != common.LevelError || !strings.Contains(msg.Text, "/Data/Nope") {
+		t.Fatalf("a missing folder gave %#v", cmd())
+	}
+	if got := p.selectedPath(); got != "/Data" {
+		t.Fatalf("cursor on %s after a failed :cd, want the deepest folder found", got)
+	}
+}
+
+func TestReadFailureMarksTheFolder(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	press(p, "j", "enter")
+	users := p.selected()
+	cmd := func() tea.Cmd {
+		_, c := p.Update(childrenMsg{req: p.requests[users.id], nodeID: users.id, err: fmt.Errorf("boom")})
+		return c
+	}()
+	if users.state != loadFailed {
+		t.Fatalf("state %v", users.state)
+	}
+	if msg, ok := cmd().(common.StatusMsg); !ok || !strings.Contains(msg.Text, "reading /Users: boom") {
+		t.Fatalf("status %#v", cmd())
+	}
+	if screen := ansi.Strip(p.View()); !strings.Contains(screen, "✗ Users/") {
+		t.Fatalf("failed folder not marked:\n%s", screen)
+	}
+}
+
+func TestRowsNeverOverflow(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	for w := 1; w < 70; w += 3 {
+		for h := 1; h < 25; h += 2 {
+			p.SetSize(w, h)
+			lines := strings.Split(p.View(), "\n")
+			if len(lines) > h {
+				t.Fatalf("%d×%d: %d lines", w, h, len(lines))
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > w {
+					t.Fatalf("%d×%d: %q too wide", w, h, ansi.Strip(l))
+				}
+			}
+		}
+	}
+}
