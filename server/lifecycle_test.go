@@ -93,8 +93,12 @@ func TestStartAndShutdown(t *testing.T) {
 	}
 }
 
-func TestDemoDataFiles(t *testing.T) {
-	srv, _ := demo(t)
+func TestDataDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "data")
+	srv, _ := start(t, server.Config{DataDir: dir, DemoData: true})
+	if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("data directory %v %v", info, err)
+	}
 	// The key sits in the data directory, readable by its owner only.
 	info, err := os.Stat(filepath.Join(srv.Store().Dir(), store.KeyFile))
 	if err != nil || info.Mode().Perm() != 0o600 {

@@ -61,11 +61,13 @@ func New(cfg Config) (*Server, error) {
 	if len(cfg.FileRoots) == 0 {
 		cfg.FileRoots = []string{FilesDir(cfg.DataDir)}
 	}
-	if err := os.MkdirAll(FilesDir(cfg.DataDir), 0o755); err != nil {
-		return nil, fmt.Errorf("server: %w", err)
-	}
+	// The store first: it creates the data directory for its owner only.
 	st, err := store.Open(cfg.DataDir)
 	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	if err := os.MkdirAll(FilesDir(cfg.DataDir), 0o755); err != nil {
+		st.Close()
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{cfg: cfg, store: st, auth: newAuthCache()}
