@@ -64,10 +64,14 @@ func (c *Client) TriggerJob(ctx context.Context, job Ref) (model.Triggered, erro
 
 // TriggerSequence triggers the given files and all their downstream
 // dependencies in sequence, setting workbook variables; the answer is the
-// execution plan. variables may be nil.
+// execution plan. variables may be nil; nil slices and maps go out as
+// empty JSON arrays and objects, never null.
 func (c *Client) TriggerSequence(ctx context.Context, fileIDs []int64, variables map[string]string) (model.ExecutionPlan, error) {
 	if variables == nil {
 		variables = map[string]string{}
+	}
+	if fileIDs == nil {
+		fileIDs = []int64{}
 	}
 	var plan model.ExecutionPlan
 	err := c.read(ctx, http.MethodPost, jobExecutionPath+"sequential-trigger", "",

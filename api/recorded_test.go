@@ -523,6 +523,16 @@ func TestRecordedExchanges(t *testing.T) {
 			want:     model.ExecutionPlan{Status: "success", ExecutionPlan: []model.PlanEntry{}},
 		},
 		{
+			name: "sequential trigger of nothing sends empty collections, not null",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return c.TriggerSequence(ctx, nil, nil)
+			},
+			answer: answer{body: `{"status":"success","execution-plan":[]}`},
+			method: "POST", uri: "/api/job-execution/sequential-trigger",
+			sentJSON: `{"variables":{},"fileIds":[]}`,
+			want:     model.ExecutionPlan{Status: "success", ExecutionPlan: []model.PlanEntry{}},
+		},
+		{
 			name:   "delete job data, now marked",
 			call:   func(ctx context.Context, c *api.Client) (any, error) { return c.DeleteJobData(ctx, 7) },
 			answer: answer{body: specMarked},
