@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -55,13 +58,20 @@ func runServe(args []string) error {
 // in plain text (the platform's `encrypt.sh -v <value>`).
 func runEncrypt(args []string) error {
 	fs := flag.NewFlagSet("encrypt", flag.ContinueOnError)
-	value := fs.String("v", "", "the value to encrypt")
+	value := fs.String("v", "", "the value to encrypt; - reads it from the first line of standard input (kept out of ps and shell history)")
 	dataDir := fs.String("data", "", "data directory of the server that will read the value")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *value == "-" {
+		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("encrypt: read standard input: %w", err)
+		}
+		*value = strings.TrimRight(line, "\r\n")
+	}
 	if *dataDir == "" || *value == "" {
-		return errors.New("encrypt: usage: dapconsole encrypt -v VALUE --data DIR")
+		return errors.New("encrypt: usage: dapconsole encrypt -v VALUE|- --data DIR")
 	}
 	secrets, err := store.OpenSecrets(*dataDir)
 	if err != nil {

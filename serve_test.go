@@ -167,12 +167,20 @@ func TestEncrypt(t *testing.T) {
 	if !regexp.MustCompile(`^SECURE:0:[A-Za-z0-9+/=]+$`).MatchString(sealed) {
 		t.Fatalf("printed %q", sealed)
 	}
+	fromStdin := dapconsole(t, nil, "encrypt", "-v", "-", "--data", dir)
+	fromStdin.Stdin = strings.NewReader("from stdin\n")
+	out, err = fromStdin.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
 	secrets, err := store.OpenSecrets(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain, err := secrets.Reveal(sealed); err != nil || plain != "p@ss word" {
-		t.Fatalf("opens to %q, %v", plain, err)
+	for sealed, want := range map[string]string{sealed: "p@ss word", strings.TrimSpace(string(out)): "from stdin"} {
+		if plain, err := secrets.Reveal(sealed); err != nil || plain != want {
+			t.Fatalf("%s opens to %q, %v; want %q", sealed, plain, err, want)
+		}
 	}
 }
 
