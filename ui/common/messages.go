@@ -88,7 +88,7 @@ type FocusPaneMsg struct{ Index int }
 type GotoPathMsg struct{ Path string }
 
 // OpenJobMsg asks the jobs pane to show a job (a dependency opened from the
-// connections pane): File is its path, ConfigID its configuration id. The
+// connections pane): Path is its path, ConfigID its configuration id. The
 // sender focuses the jobs pane with FocusPaneMsg alongside.
 type OpenJobMsg struct {
 	ConfigID int64

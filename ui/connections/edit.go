@@ -52,14 +52,20 @@ const editHelp = `# Edit the connection and save to send it to the server; leave
 // openEditor opens body in the user's editor; problem, when set, is why
 // the previous attempt was not saved, shown above the body.
 func openEditor(id int64, path, body, problem string) tea.Cmd {
+	session := &editorSession{text: editorText(body, problem)}
+	return tea.Exec(session, func(err error) tea.Msg {
+		return editedMsg{id: id, path: path, shown: body, edited: stripComments(session.edited), err: err}
+	})
+}
+
+// editorText is the file the editor opens: why the last attempt was not
+// saved (if it was not), the help, then the body.
+func editorText(body, problem string) string {
 	head := editHelp
 	if problem != "" {
 		head = "# NOT SAVED: " + strings.ReplaceAll(problem, "\n", "\n# ") + "\n#\n" + head
 	}
-	session := &editorSession{text: head + body}
-	return tea.Exec(session, func(err error) tea.Msg {
-		return editedMsg{id: id, path: path, shown: body, edited: stripComments(session.edited), err: err}
-	})
+	return head + body
 }
 
 // editorSession runs the editor on a temporary file that only the user may
@@ -172,6 +178,7 @@ func (p *Pane) changed() {
 		g := newGraph(p.graph.connID, p.graph.path, p.graphGen)
 		p.graphs[g.connID] = g
 		p.graph = g
+		p.dropRenderings()
 		p.relayoutGraph()
 	}
 }

@@ -16,8 +16,8 @@ import (
 const readers = 4
 
 // loadList reads the list; selectID, when not 0, is where the cursor goes.
-// A read the user asked for runs as a task with a spinner; the first read
-// runs quietly, so the pane is ready when the user comes to it.
+// A read the user asked for shows in the status line; the first read runs
+// quietly, so the pane is ready when the user comes to it.
 func (p *Pane) loadList(selectID int64, asked bool) tea.Cmd {
 	client := p.ctx.Client
 	if client == nil {
@@ -29,10 +29,7 @@ func (p *Pane) loadList(selectID int64, asked bool) tea.Cmd {
 		entries, err := client.Connections(ctx)
 		return listMsg{req: req, entries: entries, err: err, selectID: selectID}
 	}
-	if !asked {
-		return func() tea.Msg { return read(context.Background()) }
-	}
-	return common.StartTask("reading connections", common.Quick, read)
+	return common.StartTask("reading connections", taskKind(asked), read)
 }
 
 func (p *Pane) gotList(msg listMsg) tea.Cmd {
@@ -53,6 +50,7 @@ func (p *Pane) gotList(msg listMsg) tea.Cmd {
 	p.typeGen++
 	p.typesPending = map[int64]bool{}
 	p.list.set(msg.entries)
+	p.dropRenderings()
 	p.keepCursorOn(keep)
 	if p.list.sortBy == colType {
 		return p.readAllTypes()
@@ -106,10 +104,16 @@ func (p *Pane) readTypes(ids []int64, asked bool) tea.Cmd {
 		}
 		return typesMsg{gen: gen, types: out, err: firstUnauthorized(errs)}
 	}
-	if !asked {
-		return func() tea.Msg { return read(context.Background()) }
+	return common.StartTask(fmt.Sprintf("reading the types of %d connections", len(ids)), taskKind(asked), read)
+}
+
+// taskKind shows in the status line what the user asked for, and nothing
+// of what the pane reads on its own.
+func taskKind(asked bool) common.TaskKind {
+	if asked {
+		return common.Quick
 	}
-	return common.StartTask(fmt.Sprintf("reading the types of %d connections", len(ids)), common.Quick, read)
+	return common.Quiet
 }
 
 // firstUnauthorized returns the first 401 among errs: the one failure of a
@@ -215,6 +219,7 @@ func (p *Pane) openGraph(id int64, path string) tea.Cmd {
 		p.graphs[id] = g
 	}
 	p.mode, p.graph, p.gcursor, p.goffset = modeGraph, g, 0, 0
+	p.dropRenderings()
 	p.relayoutGraph()
 	return p.readLevel(g)
 }
@@ -226,6 +231,7 @@ func (p *Pane) refreshGraph() tea.Cmd {
 	g := newGraph(old.connID, old.path, p.graphGen)
 	p.graphs[g.connID] = g
 	p.graph = g
+	p.dropRenderings()
 	p.relayoutGraph()
 	return p.readLevel(g)
 }

@@ -42,6 +42,11 @@ type Pane struct {
 	typesPending map[int64]bool
 	typeGen      int
 
+	// rowCache and nodeCache keep the rendering of rows and graph lines;
+	// both are dropped with what they render (a new list, a new graph).
+	rowCache  map[*entry]renderedRow
+	nodeCache map[*node]renderedNode
+
 	details *details
 
 	graphs   map[int64]*graph // cached per connection until refreshed
@@ -58,7 +63,8 @@ func New(ctx *common.Context) *Pane {
 	f := textinput.New()
 	f.Prompt = "/"
 	f.Placeholder = "filter name, type, path, description"
-	return &Pane{ctx: ctx, filter: f, level: 1, typesPending: map[int64]bool{}, graphs: map[int64]*graph{}}
+	return &Pane{ctx: ctx, filter: f, level: 1, typesPending: map[int64]bool{}, graphs: map[int64]*graph{},
+		rowCache: map[*entry]renderedRow{}, nodeCache: map[*node]renderedNode{}}
 }
 
 // Title implements common.Pane.
@@ -113,6 +119,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case common.LoggedInMsg:
 		p.reset()
 		return p, p.loadList(0, false)
+	case tea.BackgroundColorMsg:
+		p.dropRenderings() // the styles changed with the background
 	}
 	return p, nil
 }
@@ -124,6 +132,12 @@ func (p *Pane) reset() {
 	p.typesPending, p.typeGen = map[int64]bool{}, p.typeGen+1
 	p.mode, p.details, p.graph, p.lines = modeList, nil, nil, nil
 	p.graphs = map[int64]*graph{}
+	p.dropRenderings()
+}
+
+func (p *Pane) dropRenderings() {
+	p.rowCache = map[*entry]renderedRow{}
+	p.nodeCache = map[*node]renderedNode{}
 }
 
 // selected returns the connection under the list's cursor.

@@ -83,7 +83,7 @@ func (p *Pane) listView() []string {
 		lines = append(lines, st.Empty.Render("no connections"))
 	}
 	for i, e := range p.visibleRows() {
-		lines = append(lines, p.row(e, c, p.offset+i == p.cursor, sym))
+		lines = append(lines, p.cachedRow(e, c, p.offset+i == p.cursor, sym))
 	}
 	return lines
 }
@@ -106,6 +106,26 @@ func (p *Pane) listTitle() string {
 		text += " (types still being read)"
 	}
 	return st.PaneTitle.Render("Connections") + " " + st.Label.Render(ansi.Truncate(text, max(0, p.width-12), "…"))
+}
+
+// renderedRow is a row as last drawn, with what it depended on.
+type renderedRow struct {
+	width    int
+	selected bool
+	typ      string
+	text     string
+}
+
+// cachedRow returns a row's rendering, drawn again only when the width,
+// the cursor or the connection's type changed: a redraw of an unchanged
+// screen renders nothing anew.
+func (p *Pane) cachedRow(e *entry, c columns, selected bool, sym theme.GraphSymbols) string {
+	if r, ok := p.rowCache[e]; ok && r.width == p.width && r.selected == selected && r.typ == e.typ {
+		return r.text
+	}
+	text := p.row(e, c, selected, sym)
+	p.rowCache[e] = renderedRow{width: p.width, selected: selected, typ: e.typ, text: text}
+	return text
 }
 
 // row renders one connection. A hidden system connection is dimmed and
@@ -225,9 +245,32 @@ func (p *Pane) graphView() []string {
 	}
 	end := min(len(p.lines), p.goffset+p.graphHeight())
 	for i := p.goffset; i < end; i++ {
-		lines = append(lines, p.graphLine(p.lines[i], i == p.gcursor, sym))
+		lines = append(lines, p.cachedGraphLine(p.lines[i], i == p.gcursor, sym))
 	}
 	return lines
+}
+
+// renderedNode is a graph line as last drawn, with what it depended on.
+type renderedNode struct {
+	width     int
+	selected  bool
+	state     loadState
+	childrenN int
+	text      string
+}
+
+// cachedGraphLine returns a graph line's rendering, drawn again only when
+// something on it changed; a node being read (its spinner turns) is always
+// drawn afresh.
+func (p *Pane) cachedGraphLine(l line, selected bool, sym theme.GraphSymbols) string {
+	n := l.n
+	if r, ok := p.nodeCache[n]; ok && n.state != loading && r.width == p.width && r.selected == selected &&
+		r.state == n.state && r.childrenN == len(n.children) {
+		return r.text
+	}
+	text := p.graphLine(l, selected, sym)
+	p.nodeCache[n] = renderedNode{width: p.width, selected: selected, state: n.state, childrenN: len(n.children), text: text}
+	return text
 }
 
 // graphLine renders one line of the graph: a section heading or a node.

@@ -1,0 +1,74 @@
+package connections
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// BenchmarkListView draws the list in a 120×37 pane: the time must not
+// grow with the number of connections, as only the rows on screen are drawn.
+func BenchmarkListView(b *testing.B) {
+	for _, n := range []int{100, 10_000} {
+		b.Run(fmt.Sprintf("connections=%d", n), func(b *testing.B) {
+			p := withList(newTestPane(nil, 120, 37, false), entries(n))
+			keys(p, "j", "j")
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = p.View()
+			}
+		})
+	}
+}
+
+// graphPane returns a pane showing a connection with n direct dependents,
+// each with one workbook below it, at all levels.
+func graphPane(n int) *Pane {
+	p := withList(newTestPane(nil, 120, 37, false), entries(3))
+	keys(p, "enter")
+	p.level = 0
+	g := p.graph
+	deps := make([]model.Dependency, n)
+	for i := range deps {
+		deps[i] = dep(int64(1000+i), fmt.Sprintf("/Data/ImportJobs/job-%05d.imp", i))
+	}
+	g.setDependencies(g.down, deps)
+	for i, c := range g.down.children {
+		g.setDependencies(c, []model.Dependency{dep(int64(100_000+i), fmt.Sprintf("/Analytics/wb-%05d.wbk", i))})
+	}
+	g.setDependencies(g.up, nil)
+	p.relayoutGraph()
+	return p
+}
+
+// BenchmarkGraphView draws a graph of 10 and of 1,000 dependents.
+func BenchmarkGraphView(b *testing.B) {
+	for _, n := range []int{10, 1_000} {
+		b.Run(fmt.Sprintf("dependents=%d", n), func(b *testing.B) {
+			p := graphPane(n)
+			keys(p, "j", "j")
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = p.View()
+			}
+		})
+	}
+}
+
+func TestGraphOfThousandDependentsDrawsOnlyVisibleLines(t *testing.T) {
+	p := graphPane(1_000)
+	if len(p.lines) != 2+2_000 {
+		t.Fatalf("%d lines in the graph", len(p.lines))
+	}
+	keys(p, "G")
+	view := plain(p.View())
+	lines := strings.Split(view, "\n")
+	if len(lines) != 37 {
+		t.Fatalf("the view has %d lines in a pane of 37", len(lines))
+	}
+	if !strings.Contains(view, "upstream") || !strings.Contains(view, "wb-00999") || strings.Contains(view, "job-00900") {
+		t.Errorf("the window is not at the end of the graph:\n%s", view)
+	}
+}
