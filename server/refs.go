@@ -67,9 +67,6 @@ func (s *Server) lookupRef(ctx context.Context, ref string) (store.File, error) 
 	return f, err
 }
 
-// errInvisible stands for a file the user may not see; it answers like a missing one.
-var errInvisible = errors.New("not visible")
-
 // resolve finds the file a <ref> names as the request's user sees it. A file
 // the user may not see gives the same error as a missing one (wrapping
 // store.ErrNotFound); a bad ref wraps store.ErrBadInput.
