@@ -108,6 +108,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, gotDeleted(msg)
 	case historyRequest:
 		return p, p.openHistory(msg.configID, msg.label)
+	case common.OpenJobMsg: // a dependency opened from the connections pane
+		return p, p.openHistory(msg.ConfigID, msg.Path)
 	case historyLookup:
 		return p, p.lookUpHistory(msg)
 	case historyMsg:
