@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -113,7 +114,9 @@ func BenchmarkRestore10000Files(b *testing.B) {
 // DAP_PROBE=setup fills DAP_PROBE_DIR with the 10,000-file project, writes
 // its backup to DAP_PROBE_DIR/project.zip and the files to DAP_PROBE_DIR/tree
 // (for zip/unzip to compare with); DAP_PROBE=open only opens the data
-// directory; backup and restore do one each, streaming from and to disk.
+// directory; backup and restore do one each, streaming from and to disk:
+// backup of DAP_PROBE_FOLDER (default /Project) to DAP_PROBE_DIR/out.zip,
+// restore of DAP_PROBE_ARCHIVE (default DAP_PROBE_DIR/project.zip) to /Restored.
 func TestBackupMemoryProbe(t *testing.T) {
 	mode, dir := os.Getenv("DAP_PROBE"), os.Getenv("DAP_PROBE_DIR")
 	if mode == "" || dir == "" {
@@ -149,9 +152,15 @@ func TestBackupMemoryProbe(t *testing.T) {
 		writeTree(t, srv, filepath.Join(dir, "tree"))
 	case "open":
 	case "backup":
-		send(http.MethodGet, backupURL("/Project"), nil, io.Discard)
+		folder := cmp.Or(os.Getenv("DAP_PROBE_FOLDER"), "/Project")
+		out, err := os.Create(filepath.Join(dir, "out.zip"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		send(http.MethodGet, backupURL(folder), nil, out)
 	case "restore":
-		f, err := os.Open(filepath.Join(dir, "project.zip"))
+		f, err := os.Open(cmp.Or(os.Getenv("DAP_PROBE_ARCHIVE"), filepath.Join(dir, "project.zip")))
 		if err != nil {
 			t.Fatal(err)
 		}

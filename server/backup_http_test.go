@@ -17,6 +17,7 @@ import (
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/archive/archivetest"
+	"github.com/dapconsole/dapconsole/server/store"
 )
 
 var allBackupFlags = []string{model.FlagIncludeOwner, model.FlagIncludeSharing, model.FlagIncludeGroupPermissions, model.FlagIncludeDataPermissions}
@@ -542,5 +543,22 @@ func TestRestoreInfoZipArchive(t *testing.T) {
 	}
 	if len(cfg.Sources) != 1 || cfg.Sources[0].Path != "/Imported/Project/Jobs/Orders.imp" {
 		t.Fatalf("workbook sources %+v, want the restored import job", cfg.Sources)
+	}
+}
+
+// TestBackupOfAnEmptyFolder: an archive with no folder or file still holds
+// the metadata entry, so `unzip -t` accepts it, and it restores to nothing.
+func TestBackupOfAnEmptyFolder(t *testing.T) {
+	srv, p := demo(t)
+	if _, err := srv.Store().CreateFile(context.Background(), store.NewFile{Path: "/Empty", OwnerID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	body := p.backup("admin", "/Empty")
+	if names := entries(t, body); !reflect.DeepEqual(names, []string{archive.MetadataName}) {
+		t.Fatalf("entries %v", names)
+	}
+	res := p.restore("analyst", "/Analytics/Empty Copy", body)
+	if len(res.Restored) != 0 || !storeFile(t, srv, "/Analytics/Empty Copy").IsFolder() {
+		t.Fatalf("result %+v", res)
 	}
 }

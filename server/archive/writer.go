@@ -119,10 +119,12 @@ func (w *Writer) note(path string, meta *FileMeta) {
 	}
 }
 
-// Close writes the metadata entry (when sections are included) and the
-// central directory. It does not close the underlying writer.
+// Close writes the metadata entry and the central directory. The metadata
+// entry is written when sections are included, and in an archive that
+// would be empty otherwise: Info-ZIP's `unzip -t` fails on an archive
+// without entries. It does not close the underlying writer.
 func (w *Writer) Close() error {
-	if len(w.meta.Included) > 0 {
+	if len(w.meta.Included) > 0 || len(w.names) == 0 {
 		body, err := json.Marshal(w.meta)
 		if err != nil {
 			return fmt.Errorf("archive %s: %w", MetadataName, err)
