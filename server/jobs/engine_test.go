@@ -126,8 +126,8 @@ func (fx *fixture) paced(path string, rowsPerSecond int) File {
 
 func TestStopCancelsWithinASecondAndKeepsNoData(t *testing.T) {
 	fx := newFixture(t, 1)
-	running := fx.paced("/Data/ImportJobs/running.imp", 20000)
-	queued := fx.paced("/Data/ImportJobs/queued.imp", 20000)
+	running := fx.paced("/Data/ImportJobs/running.imp", 2000)
+	queued := fx.paced("/Data/ImportJobs/queued.imp", 2000)
 	runningID := fx.trigger(running)
 	queuedID := fx.trigger(queued)
 	var progress model.Progress
@@ -135,6 +135,9 @@ func TestStopCancelsWithinASecondAndKeepsNoData(t *testing.T) {
 		st, err := fx.engine.Status(context.Background(), running.ID)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if st.JobStatus.Final() {
+			t.Fatalf("the paced import ended before it could be stopped: %+v", st)
 		}
 		if st.JobProgress != nil {
 			progress = *st.JobProgress
