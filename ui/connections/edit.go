@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -54,7 +55,7 @@ const editHelp = `# Edit the connection and save to send it to the server; leave
 func openEditor(id int64, path, body, problem string) tea.Cmd {
 	session := &editorSession{text: editorText(body, problem)}
 	return tea.Exec(session, func(err error) tea.Msg {
-		return editedMsg{id: id, path: path, shown: body, edited: stripComments(session.edited), err: err}
+		return editedMsg{id: id, path: path, shown: body, edited: stripComments(session.edited), err: err, retry: problem != ""}
 	})
 }
 
@@ -138,6 +139,9 @@ func (p *Pane) gotEdited(msg editedMsg) tea.Cmd {
 		return p.fail("editing "+msg.path+" (nothing was saved)", msg.err)
 	}
 	if strings.TrimSpace(msg.edited) == strings.TrimSpace(msg.shown) {
+		if msg.retry {
+			return common.Info("edit of " + msg.path + " cancelled: the invalid edit was not saved")
+		}
 		return common.Info("edit of " + msg.path + " cancelled: nothing changed")
 	}
 	conn, err := parseEdit(msg.edited, msg.path)
@@ -214,22 +218,50 @@ func parseEdit(text, path string) (model.Connection, error) {
 	return conn, nil
 }
 
-// describeJSONError adds the line and column to a JSON error.
+// describeJSONError says where a JSON error is and, for a value of the
+// wrong type, which field wanted what.
 func describeJSONError(text string, err error) string {
-	var offset int64 = -1
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
-		offset = syntax.Offset
+		return fmt.Sprintf("%s: %v", position(text, syntax.Offset), err)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Sprintf("%s: the file must hold one JSON object { … }, not %s", position(text, typ.Offset), withArticle(typ.Value))
 	case errors.As(err, &typ):
-		offset = typ.Offset
+		return fmt.Sprintf("%s: %s must hold %s, not %s", position(text, typ.Offset), typ.Field, jsonKind(typ.Type), withArticle(typ.Value))
 	}
-	if offset < 0 || offset > int64(len(text)) {
-		return err.Error()
-	}
+	return err.Error()
+}
+
+// position names the line and column of a byte offset in the JSON.
+func position(text string, offset int64) string {
+	offset = max(0, min(offset, int64(len(text))))
 	before := []byte(text[:offset])
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := int(offset) - bytes.LastIndexByte(before, '\n')
-	return fmt.Sprintf("JSON line %d, column %d (not counting the # lines): %v", line, col, err)
+	return fmt.Sprintf("JSON line %d, column %d (not counting the # lines)", line, col)
+}
+
+// withArticle puts "a" or "an" before a JSON kind ("an array").
+func withArticle(kind string) string {
+	if strings.IndexAny(kind, "aeiou") == 0 {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// jsonKind names what a Go type reads from JSON.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "a list [ … ]"
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		return "an object { … }"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a number"
 }

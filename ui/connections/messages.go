@@ -63,12 +63,12 @@ func (m editLoadedMsg) Failure() error { return m.err }
 
 // editedMsg comes back when the editor exits: the text as the user left it.
 type editedMsg struct {
-	id       int64
-	path     string
-	shown    string // the body the editor opened with, comments stripped
-	edited   string
-	err      error
-	attempts int
+	id     int64
+	path   string
+	shown  string // the body the editor opened with, comments stripped
+	edited string
+	err    error
+	retry  bool // the editor reopened an edit that was not saved
 }
 
 // savedMsg answers an update sent after an edit.

@@ -8,7 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/theme"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/dialog"
 )
@@ -252,7 +254,8 @@ func TestParseEdit(t *testing.T) {
 		{"sources", strings.Replace(valid, `"properties"`, `"sources":[{"path":"/x.imp"}],"properties"`, 1), "sources"},
 		{"empty property", strings.Replace(valid, `["u"]`, `[]`, 1), `property "user_name" has no value`},
 		{"two objects", valid + valid, "text after"},
-		{"wrong type", strings.Replace(valid, `["u"]`, `"u"`, 1), "JSON line 1"},
+		{"wrong type", strings.Replace(valid, `["u"]`, `"u"`, 1), "properties must hold a list [ … ], not a string"},
+		{"not an object", `["a"]`, "JSON line 1, column 2 (not counting the # lines): the file must hold one JSON object { … }, not an array"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -364,14 +367,16 @@ func formValues(t *testing.T, values map[string]string) dialog.Values {
 	return got
 }
 
-func TestCreateEditDeleteAgainstServer(t *testing.T) {
+// TestRefusedDeleteSaysSo deletes, against the embedded platform, a
+// connection others read from: the confirmation lists them, the server
+// refuses, the pane says so and the connection stays.
+func TestRefusedDeleteSaysSo(t *testing.T) {
 	client := demoClient(t)
 	p := newTestPane(client, 120, 30, false)
 	drive(p, p.Init())
 	if len(p.list.all) < 6 {
 		t.Fatalf("%d connections in the demo", len(p.list.all))
 	}
-	// a delete the server refuses says so plainly
 	keys(p, "j", "j")
 	other := drive(p, keys(p, "d"))
 	confirm, ok := openedDialog(other).(*dialog.Confirm)
@@ -399,4 +404,41 @@ func openedDialog(msgs []tea.Msg) common.Dialog {
 		}
 	}
 	return nil
+}
+
+func TestDeleteBody(t *testing.T) {
+	many := make([]model.Dependency, 12)
+	for i := range many {
+		many[i] = dep(int64(i+10), fmt.Sprintf("/Data/ImportJobs/j%02d.imp", i))
+	}
+	many[11] = dep(99, "/Analytics/a.wbk")
+	noEndpoint := &api.Error{Status: 404}
+	tests := []struct {
+		name       string
+		msg        deleteCheckMsg
+		want, omit []string
+	}{
+		{"nothing depends", deleteCheckMsg{}, []string{"Nothing depends on it."}, nil},
+		{"listed first, jobs before workbooks, cut at eight", deleteCheckMsg{dependents: many},
+			[]string{"12 files depend on it", "j00.imp", "j07.imp", "… and 4 more"}, []string{"j08.imp", "a.wbk"}},
+		{"no dependency endpoint", deleteCheckMsg{err: noEndpoint}, []string{"cannot list what depends on it"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := deleteBody(tt.msg, theme.UnicodeGraph)
+			if !strings.HasSuffix(body, "cannot be undone.") {
+				t.Errorf("the body does not end saying what a delete does:\n%s", body)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("the body lacks %q:\n%s", w, body)
+				}
+			}
+			for _, o := range tt.omit {
+				if strings.Contains(body, o) {
+					t.Errorf("the body names %q:\n%s", o, body)
+				}
+			}
+		})
+	}
 }
