@@ -6,7 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -428,6 +430,7 @@ func TestHistoryIsNewestFirstInWindows(t *testing.T) {
 func TestScheduleKeepsJobsRunningUntilClose(t *testing.T) {
 	fx := newFixture(t, 2)
 	long := fx.paced("/Data/ImportJobs/long.imp", 100)
+	before := runtime.NumGoroutine()
 	fx.engine.Schedule([]File{long}, time.Hour, "admin")
 	deadline := time.Now().Add(5 * time.Second)
 	for len(fx.engine.Running()) == 0 && time.Now().Before(deadline) {
@@ -439,5 +442,56 @@ func TestScheduleKeepsJobsRunningUntilClose(t *testing.T) {
 	fx.engine.Close()
 	if n := fx.count(`SELECT count(*) FROM job_executions WHERE state IN ('QUEUED', 'RUNNING')`); n != 0 {
 		t.Errorf("%d executions still active after Close", n)
+	}
+	// database/sql may keep a connection goroutine a moment longer; the engine's own must be gone.
+	deadline = time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines after Close, %d before the schedule", after, before)
+	}
+}
+
+func TestSequenceCancelsDependentsOfAFailedStep(t *testing.T) {
+	fx := newFixture(t, 2)
+	broken := fx.importJob("/Data/ImportJobs/broken.imp", "missing.csv", nil)
+	wb := fx.cat.add("/Analytics/after broken.wbk", map[string]string{propSQL: "SELECT * FROM input1", propDataDriven: "true"}, broken)
+	plan, err := fx.engine.Sequence(context.Background(), []File{broken}, "analyst", nil, func(File) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.ExecutionPlan) != 2 {
+		t.Fatalf("plan %+v", plan)
+	}
+	if st := fx.waitFinal(broken); st.JobStatus != model.StateError {
+		t.Errorf("broken import %+v", st)
+	}
+	st := fx.waitFinal(wb)
+	if st.JobStatus != model.StateCanceled || st.StartTime.Valid() || !strings.Contains(st.Reason, "upstream") {
+		t.Errorf("dependent of a failed step %+v, want CANCELED before it started, naming the upstream", st)
+	}
+	refused := errors.New("no")
+	_, err = fx.engine.Sequence(context.Background(), []File{broken}, "viewer", nil, func(File) error { return refused })
+	var r *RefusedError
+	if !errors.As(err, &r) {
+		t.Errorf("a sequence the user may not run: %v", err)
+	}
+}
+
+func TestExportStaysInsideItsConnection(t *testing.T) {
+	fx := newFixture(t, 2)
+	imp := fx.importJob("/Data/ImportJobs/orders.imp", SampleOrders, nil)
+	fx.trigger(imp)
+	fx.waitFinal(imp)
+	for _, path := range []string{"../outside.csv", "../../etc/x.csv", ""} {
+		exp := fx.cat.add("/Exports/e"+strconv.Itoa(int(fx.cat.next))+".exp", map[string]string{propPath: path}, imp, fx.fsConn)
+		fx.trigger(exp)
+		if st := fx.waitFinal(exp); st.JobStatus != model.StateError {
+			t.Errorf("export to %q: %+v, want ERROR", path, st)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(fx.files), "outside.csv")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an export escaped its connection: %v", err)
 	}
 }
