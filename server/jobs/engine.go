@@ -246,7 +246,7 @@ func (e *Engine) runWhenReady(r *run) (result, error) {
 		case <-r.ctx.Done():
 			return result{}, context.Cause(r.ctx)
 		}
-		if s := up.finalState(); s != model.StateCompleted && s != model.StateCompletedWithWarnings {
+		if s := up.currentState(); s != model.StateCompleted && s != model.StateCompletedWithWarnings {
 			return result{}, errUpstream{up.id}
 		}
 	}
@@ -270,7 +270,7 @@ func (e *Engine) runWhenReady(r *run) (result, error) {
 	return e.work(r)
 }
 
-func (r *run) finalState() model.JobState {
+func (r *run) currentState() model.JobState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.state
@@ -432,7 +432,7 @@ func (e *Engine) hasQueued(fileID int64) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, r := range e.active {
-		if r.file.ID == fileID && r.finalState() == model.StateQueued {
+		if r.file.ID == fileID && r.currentState() == model.StateQueued {
 			return true
 		}
 	}
