@@ -562,3 +562,27 @@ func TestBackupOfAnEmptyFolder(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 }
+
+// TestRestoreCommittedInfoZipArchive restores testdata/archives/infozip-project.zip,
+// made with `zip -qrX project.zip Project` (Info-ZIP 3.0), so the check runs
+// where zip is not installed too.
+func TestRestoreCommittedInfoZipArchive(t *testing.T) {
+	srv, p := demo(t)
+	body, err := os.ReadFile(filepath.Join("..", "testdata", "archives", "infozip-project.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := p.restore("analyst", "/Analytics/Sample", body)
+	want := []string{"/Analytics/Sample/Project", "/Analytics/Sample/Project/Connections", "/Analytics/Sample/Project/Connections/Files.dst",
+		"/Analytics/Sample/Project/Jobs", "/Analytics/Sample/Project/Jobs/Orders.imp", "/Analytics/Sample/Project/Sales.wbk"}
+	if !reflect.DeepEqual(res.Restored, want) {
+		t.Fatalf("restored %v, want %v", res.Restored, want)
+	}
+	got := snapshot(t, srv, "/Analytics/Sample")
+	if s := got["./Project/Sales.wbk"].Sources; !reflect.DeepEqual(s, []string{"./Project/Jobs/Orders.imp"}) {
+		t.Fatalf("workbook reads from %v", s)
+	}
+	if s := got["./Project/Jobs/Orders.imp"].Sources; !reflect.DeepEqual(s, []string{"./Project/Connections/Files.dst"}) {
+		t.Fatalf("import job reads from %v", s)
+	}
+}
