@@ -75,7 +75,12 @@ func (s *Server) answerFolder(w http.ResponseWriter, r *http.Request, ref string
 	entries := make([]model.FolderEntry, 0, len(children))
 	for _, c := range children {
 		// The parent is visible, so a child's own read flag decides.
-		if !vis.Rights(c).Read {
+		rights, err := vis.Rights(r.Context(), c)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if !rights.Read {
 			continue
 		}
 		entries = append(entries, model.FolderEntry{Name: c.Name, Links: model.Links{"self": link(fileHref(c.ID))}})

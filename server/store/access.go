@@ -28,26 +28,20 @@ func rightsOn(u User, f File, groupFlags model.Flags) Rights {
 	}
 }
 
-// groupFlagsOf returns, per file id, the union of the flags the user's groups
-// hold on the given files (all files when ids is empty).
-func (q Queries) groupFlagsOf(ctx context.Context, u User, ids []int64) (map[int64]model.Flags, error) {
+// groupFlagsWhere returns, per file id, the union of the flags the user's
+// groups hold on the files of file_groups row fg that match the condition.
+func (q Queries) groupFlagsWhere(ctx context.Context, u User, cond string, condArgs ...any) (map[int64]model.Flags, error) {
 	out := map[int64]model.Flags{}
 	if len(u.GroupIDs) == 0 || u.Admin {
 		return out, nil
 	}
-	args := make([]any, 0, len(u.GroupIDs)+len(ids))
+	args := append([]any(nil), condArgs...)
 	for _, g := range u.GroupIDs {
 		args = append(args, g)
 	}
-	query := `SELECT file_id, max(readable), max(writable), max(executable) FROM file_groups WHERE group_id IN (?` +
-		strings.Repeat(",?", len(u.GroupIDs)-1) + `)`
-	if len(ids) > 0 {
-		query += ` AND file_id IN (?` + strings.Repeat(",?", len(ids)-1) + `)`
-		for _, id := range ids {
-			args = append(args, id)
-		}
-	}
-	rows, err := q.q.QueryContext(ctx, query+` GROUP BY file_id`, args...)
+	rows, err := q.q.QueryContext(ctx, `SELECT fg.file_id, max(fg.readable), max(fg.writable), max(fg.executable)
+		FROM file_groups fg WHERE `+cond+` AND fg.group_id IN (?`+strings.Repeat(",?", len(u.GroupIDs)-1)+`)
+		GROUP BY fg.file_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("group flags of %s: %w", u.Name, err)
 	}
@@ -61,6 +55,27 @@ func (q Queries) groupFlagsOf(ctx context.Context, u User, ids []int64) (map[int
 		out[id] = f
 	}
 	return out, rows.Err()
+}
+
+// groupFlagsOf returns the user's group flags on the given files.
+func (q Queries) groupFlagsOf(ctx context.Context, u User, ids []int64) (map[int64]model.Flags, error) {
+	if len(ids) == 0 {
+		return map[int64]model.Flags{}, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return q.groupFlagsWhere(ctx, u, `fg.file_id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+}
+
+// groupFlagsIn returns the user's group flags on the files directly inside a
+// folder (parentID 0: on the root).
+func (q Queries) groupFlagsIn(ctx context.Context, u User, parentID int64) (map[int64]model.Flags, error) {
+	if parentID == 0 {
+		return q.groupFlagsOf(ctx, u, []int64{RootID})
+	}
+	return q.groupFlagsWhere(ctx, u, `fg.file_id IN (SELECT id FROM files WHERE parent_id = ?)`, parentID)
 }
 
 // Access returns what a user may do with a file, and whether the user may
@@ -93,39 +108,45 @@ func (q Queries) Access(ctx context.Context, u User, f File) (rights Rights, vis
 }
 
 // Visibility answers, for many files at once, which ones a user may see. It
-// loads the user's group flags once and remembers the folders it judged, so
-// filtering a long list costs a few queries, not one per file.
+// loads the user's group flags one folder's contents at a time and remembers
+// the folders it judged, so filtering a long list costs a few queries, not
+// one per file.
 type Visibility struct {
 	q       Queries
 	user    User
-	flags   map[int64]model.Flags
-	folders map[int64]bool // folder id -> visible
+	flags   map[int64]model.Flags // file id -> the user's group flags, for the folders in loaded
+	loaded  map[int64]bool        // parent ids whose contents' flags are in flags
+	folders map[int64]bool        // folder id -> visible
 }
 
 // NewVisibility prepares visibility checks for one user (one request).
 func (q Queries) NewVisibility(ctx context.Context, u User) (*Visibility, error) {
-	v := &Visibility{q: q, user: u, folders: map[int64]bool{}}
-	if u.Admin {
-		return v, nil
-	}
-	flags, err := q.groupFlagsOf(ctx, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	v.flags = flags
-	return v, nil
+	return &Visibility{q: q, user: u, flags: map[int64]model.Flags{}, loaded: map[int64]bool{}, folders: map[int64]bool{}}, nil
 }
 
 // Rights returns what the user may do with f itself, folders above aside.
-func (v *Visibility) Rights(f File) Rights { return rightsOn(v.user, f, v.flags[f.ID]) }
+func (v *Visibility) Rights(ctx context.Context, f File) (Rights, error) {
+	if !v.loaded[f.ParentID] && !v.user.Admin && len(v.user.GroupIDs) > 0 {
+		flags, err := v.q.groupFlagsIn(ctx, v.user, f.ParentID)
+		if err != nil {
+			return Rights{}, err
+		}
+		for id, fl := range flags {
+			v.flags[id] = fl
+		}
+		v.loaded[f.ParentID] = true
+	}
+	return rightsOn(v.user, f, v.flags[f.ID]), nil
+}
 
 // Visible reports whether the user may see f: read it and every folder above.
 func (v *Visibility) Visible(ctx context.Context, f File) (bool, error) {
 	if v.user.Admin {
 		return true, nil
 	}
-	if !v.Rights(f).Read {
-		return false, nil
+	rights, err := v.Rights(ctx, f)
+	if err != nil || !rights.Read {
+		return false, err
 	}
 	if f.ParentID == 0 {
 		return true, nil
