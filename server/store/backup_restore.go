@@ -81,6 +81,9 @@ type restorer struct {
 	users    map[string]int64
 	groups   map[string]int64
 	folders  map[string]File // folders restored into, by path
+	// newTarget is set when the restore created its target folder: then
+	// nothing exists below it, and no path needs looking up.
+	newTarget bool
 }
 
 // Restore puts an archive's folders and files under the target, as spec 4.3
@@ -143,6 +146,7 @@ func (r *restorer) targetFolder(ctx context.Context, target RestoreTarget) (File
 		break
 	}
 	var folder File
+	r.newTarget = true
 	for i := len(missing) - 1; i >= 0; i-- {
 		if folder, err = r.q.CreateFile(ctx, NewFile{Path: missing[i], OwnerID: r.user.ID}); err != nil {
 			return File{}, fmt.Errorf("create target folder: %w", err)
@@ -228,6 +232,9 @@ func (r *restorer) representation(e archive.Entry) (model.Configuration, error) 
 // the reverse) always conflicts. Reused folders and overwritten files need
 // write permission.
 func (r *restorer) checkExisting(ctx context.Context, root File) error {
+	if r.newTarget {
+		return nil
+	}
 	var conflicts, clashes, forbidden []string
 	for _, e := range r.entries {
 		if e.skipped != "" {
