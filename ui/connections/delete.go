@@ -89,9 +89,10 @@ func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 		(p.mode == modeDetails && p.details != nil && p.details.id == msg.id) {
 		p.mode = modeList
 	}
-	p.graph = nil
-	p.changed()
-	return tea.Batch(common.Notify("deleted "+msg.path), p.loadList(0, true))
+	if p.graph != nil && p.graph.connID == msg.id {
+		p.graph = nil
+	}
+	return tea.Batch(common.Notify("deleted "+msg.path), p.loadList(0, true), p.changed())
 }
 
 func plural(n int, what string) string {

@@ -166,25 +166,28 @@ func (p *Pane) gotSaved(msg savedMsg) tea.Cmd {
 	if msg.err != nil {
 		return p.fail("saving "+msg.path, msg.err)
 	}
-	p.changed()
-	cmds := []tea.Cmd{common.Notify("saved " + msg.path), p.loadList(0, true)}
+	cmds := []tea.Cmd{common.Notify("saved " + msg.path), p.loadList(0, true), p.changed()}
 	if p.mode == modeDetails && p.details != nil && p.details.id == msg.id {
 		cmds = append(cmds, p.loadDetails(msg.id, msg.path))
 	}
 	return tea.Batch(cmds...)
 }
 
-// changed forgets what a write may have made stale: every graph.
-func (p *Pane) changed() {
+// changed forgets what a write may have made stale, every graph, and
+// reads again the one on screen.
+func (p *Pane) changed() tea.Cmd {
 	p.graphs = map[int64]*graph{}
-	if p.graph != nil {
-		p.graphGen++
-		g := newGraph(p.graph.connID, p.graph.path, p.graphGen)
-		p.graphs[g.connID] = g
-		p.graph = g
-		p.dropRenderings()
-		p.relayoutGraph()
+	if p.graph == nil || p.mode != modeGraph {
+		p.graph = nil
+		return nil
 	}
+	p.graphGen++
+	g := newGraph(p.graph.connID, p.graph.path, p.graphGen)
+	p.graphs[g.connID] = g
+	p.graph = g
+	p.dropRenderings()
+	p.relayoutGraph()
+	return p.readLevel(g)
 }
 
 // parseEdit reads an edited connection and checks its shape: valid JSON,
