@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"path"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -109,7 +110,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case historyRequest:
 		return p, p.openHistory(msg.configID, msg.label)
 	case common.OpenJobMsg: // a dependency opened from the connections pane
-		return p, p.openHistory(msg.ConfigID, msg.Path)
+		return p, p.openJob(msg)
 	case historyLookup:
 		return p, p.lookUpHistory(msg)
 	case historyMsg:
@@ -408,6 +409,22 @@ func lastSlash(s string) int {
 		}
 	}
 	return -1
+}
+
+// openJob shows the history of a job another pane pointed at (a
+// dependency in the connections pane).
+func (p *Pane) openJob(msg common.OpenJobMsg) tea.Cmd {
+	label := path.Base(msg.Path)
+	if msg.Path == "" {
+		label = msg.UUID
+	}
+	if msg.ConfigID > 0 {
+		return p.openHistory(msg.ConfigID, label)
+	}
+	if msg.Path != "" {
+		return p.lookUpHistory(historyLookup{ref: api.Path(msg.Path)})
+	}
+	return p.lookUpHistory(historyLookup{ref: api.UUID(msg.UUID)})
 }
 
 // stopAsk is :stop PATH|ID, which asks first like the key does.

@@ -307,3 +307,12 @@ func TestUnauthorizedPollReachesTheRoot(t *testing.T) {
 		t.Error("401 not reported")
 	}
 }
+
+// The connections pane opens a job's history here.
+func TestOpenJobFromAnotherPane(t *testing.T) {
+	p := dashboardAt(t, 100, 12)
+	p.Update(common.OpenJobMsg{ConfigID: 8, Path: "/Data/ImportJobs/Orders.imp"})
+	if p.mode != modeHistory || p.history.configID != 8 || p.history.label != "Orders.imp" {
+		t.Fatalf("mode %d history %+v", p.mode, p.history)
+	}
+}

@@ -78,12 +78,12 @@ func (p *Pane) poll() tea.Cmd {
 	p.polling.inFlight = true
 	p.polling.req++
 	req := p.polling.req
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+	return common.StartTask("polling running jobs", common.Quiet, func(ctx context.Context) tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 		defer cancel()
 		jobs, err := client.RunningJobs(ctx)
 		return pollMsg{req: req, jobs: jobs, err: err}
-	}
+	})
 }
 
 // schedule starts a new schedule (dropping any pending tick) and returns
@@ -179,16 +179,16 @@ func (p *Pane) readStatuses() tea.Cmd {
 	p.status.inFlight = true
 	p.status.req++
 	req := p.status.req
-	return func() tea.Msg {
-		return statusMsg{req: req, results: readStatuses(client, targets)}
-	}
+	return common.StartTask("reading job progress", common.Quiet, func(ctx context.Context) tea.Msg {
+		return statusMsg{req: req, results: readStatuses(ctx, client, targets)}
+	})
 }
 
 // readStatuses runs the reads, statusWorkers at a time. For an execution
 // that left the list and is no longer its file's newest, the status speaks
 // of another execution: its own details say how it ended.
-func readStatuses(client *api.Client, targets []statusTarget) []statusResult {
-	ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+func readStatuses(ctx context.Context, client *api.Client, targets []statusTarget) []statusResult {
+	ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 	defer cancel()
 	results := make([]statusResult, len(targets))
 	sem := make(chan struct{}, statusWorkers)

@@ -155,8 +155,8 @@ func (p *Pane) readPlan() tea.Cmd {
 	}
 	pl.inFlight, pl.req = true, p.nextReq()
 	req := pl.req
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+	return common.StartTask("reading the plan's executions", common.Quiet, func(ctx context.Context) tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 		defer cancel()
 		states := make(map[int64]model.JobState, len(ids))
 		var mu sync.Mutex
@@ -176,7 +176,7 @@ func (p *Pane) readPlan() tea.Cmd {
 		}
 		wg.Wait()
 		return planStatusMsg{req: req, states: states}
-	}
+	})
 }
 
 func (p *Pane) gotPlanStatus(msg planStatusMsg) tea.Cmd {
