@@ -23,6 +23,7 @@ func press(name string) tea.KeyPressMsg {
 		"esc":       {Code: tea.KeyEscape},
 		"space":     {Code: tea.KeySpace, Text: " "},
 		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+		"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
 		"backspace": {Code: tea.KeyBackspace},
 		"up":        {Code: tea.KeyUp},
 		"down":      {Code: tea.KeyDown},

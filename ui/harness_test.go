@@ -56,6 +56,9 @@ type consoleOpts struct {
 	readOnly       bool
 	width, height  int
 	wrap           func(http.Handler) http.Handler
+	// panes, when set, replaces the default panes of the test console (the
+	// jobs pane's own goldens plug it in).
+	panes func(ctx *common.Context) []common.Pane
 }
 
 // snapshotTimeout is generous: the machine running the tests may be busy.
@@ -104,11 +107,15 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 	ctx.Now = func() time.Time { return fixedNow }
 	// The other panes poll the server on their own; their golden tests are
 	// theirs, and here they would only make the status line flicker.
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{
+	panes := []common.Pane{
 		folders.New(ctx),
 		newPlaceholder(ctx, "Connections", "tested in ui/connections"),
 		newPlaceholder(ctx, "Jobs", "tested in ui/jobs"),
-	}})
+	}
+	if o.panes != nil {
+		panes = o.panes(ctx)
+	}
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: panes})
 	tm := teatest.NewTestModel(t, probe{m},
 		teatest.WithInitialTermSize(o.width, o.height),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
@@ -138,10 +145,17 @@ func (c *console) screen() string {
 // waitFor waits until the screen contains want and returns it.
 func (c *console) waitFor(want string) string {
 	c.t.Helper()
+	return c.waitForCount(want, 1)
+}
+
+// waitForCount waits until the screen shows want at least n times (a
+// dialog and the status line saying the same) and returns it.
+func (c *console) waitForCount(want string, n int) string {
+	c.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		s := c.screen()
-		if strings.Contains(s, want) {
+		if strings.Count(s, want) >= n {
 			return s
 		}
 		if time.Now().After(deadline) {

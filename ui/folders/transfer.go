@@ -167,7 +167,8 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 		return p.startRestore(msg)
 	case transferDone:
 		if msg.err != nil {
-			return nil // the transfer dialog says it
+			// the dialog lists the details; the status line keeps the gist
+			return p.fail(msg.failure()[0])
 		}
 		if !msg.restore {
 			p.lastBackup = msg.file
@@ -350,7 +351,11 @@ func (d *transferDialog) View() string {
 		lines = append(lines, d.progressLines(inner)...)
 	case d.outcome.err != nil:
 		box = st.DialogDanger
-		lines = append(lines, st.StatusError.Width(inner).Render(st.Symbols.Error+" "+d.failure()))
+		failure := d.outcome.failure()
+		lines = append(lines, st.StatusError.Width(inner).Render(st.Symbols.Error+" "+failure[0]))
+		for _, l := range failure[1:] {
+			lines = append(lines, ansi.Truncate(l, inner, "…"))
+		}
 	case d.restore:
 		lines = append(lines, d.restoreSummary(inner)...)
 	default:
@@ -376,24 +381,38 @@ func (d *transferDialog) progressLines(inner int) []string {
 	return []string{st.StatusBusy.Render(ansi.Truncate(d.ctx.Spinner+" "+moved+" "+verb+" (size not known yet)", inner, "…"))}
 }
 
-func (d *transferDialog) failure() string {
-	err := d.outcome.err
+// failure says why the transfer failed: the server's reason, and the
+// files it names one per line, the first few of them.
+func (m transferDone) failure() []string {
+	err := m.err
 	verb := "backup"
-	if d.restore {
+	if m.restore {
 		verb = "restore"
 	}
 	if errors.Is(err, context.Canceled) {
-		return verb + " cancelled; nothing was kept"
+		return []string{verb + " cancelled; nothing was kept"}
 	}
 	var apiErr *api.Error
-	if errors.As(err, &apiErr) && apiErr.Reason != "" {
-		text := fmt.Sprintf("%s refused (%d): %s", verb, apiErr.Status, apiErr.Reason)
-		if len(apiErr.Paths) > 0 {
-			text += " — " + strings.Join(apiErr.Paths, ", ")
-		}
-		return text
+	if !errors.As(err, &apiErr) || apiErr.Reason == "" {
+		return []string{explain(verb, err)}
 	}
-	return explain(verb, err)
+	reason := apiErr.Reason
+	if len(apiErr.Paths) > 0 {
+		// the reason often lists the paths too; they read better one a line
+		if at := strings.Index(reason, apiErr.Paths[0]); at > 0 {
+			reason = strings.TrimRight(reason[:at], ": ")
+		}
+	}
+	lines := []string{fmt.Sprintf("%s refused (%d): %s", verb, apiErr.Status, reason)}
+	const shown = 5
+	for i, p := range apiErr.Paths {
+		if i == shown {
+			lines = append(lines, fmt.Sprintf("  … and %d more", len(apiErr.Paths)-shown))
+			break
+		}
+		lines = append(lines, "  "+p)
+	}
+	return lines
 }
 
 func (d *transferDialog) restoreSummary(inner int) []string {

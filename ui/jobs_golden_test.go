@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/folders"
+	"github.com/dapconsole/dapconsole/ui/jobs"
+)
+
+func withJobsPane(ctx *common.Context) []common.Pane {
+	return []common.Pane{folders.New(ctx), newPlaceholder(ctx, "Connections", "tested in ui/connections"), jobs.New(ctx)}
+}
+
+// Golden screens of the job dashboard's views against the embedded
+// platform with demo data. The dashboard itself moves (the demo keeps jobs
+// running), so these screens are the views that hold still: a finished
+// job's history, and the confirmations and answers opened over it. The
+// moving dashboard has its goldens from fixed answers in ui/jobs.
+// Regenerate with `go test ./ui -run TestJobsGolden -update`.
+func TestJobsGolden(t *testing.T) {
+	// Orders is the demo's second scheduled job: execution #2, done in a moment.
+	openHistory := func(c *console) string {
+		c.waitFor("Exports/")
+		c.keys("3")
+		c.waitFor("Jobs  ")
+		c.keys(":")
+		c.typeText("history /Data/ImportJobs/Orders.imp")
+		c.keys("enter")
+		c.waitFor("History of Orders.imp")
+		// Read the history again (r) until the run has finished.
+		for i := 0; ; i++ {
+			if s := c.screen(); strings.Contains(s, "#2       ✓ COMPLETED") || i == 50 {
+				return c.waitFor("#2       ✓ COMPLETED")
+			}
+			c.keys("r")
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	tests := []struct {
+		name  string
+		drive func(c *console) string
+	}{
+		{"History", openHistory},
+		{"DeleteDataConfirm", func(c *console) string {
+			openHistory(c)
+			c.keys("d")
+			return c.waitFor("Delete job data")
+		}},
+		{"DeleteDataMarked", func(c *console) string {
+			openHistory(c)
+			deleteData(c)
+			return c.waitFor("is now marked for deletion")
+		}},
+		{"DeleteDataAlreadyMarked", func(c *console) string {
+			openHistory(c)
+			deleteData(c)
+			c.waitFor("is now marked for deletion")
+			deleteData(c)
+			return c.waitFor("nothing changed")
+		}},
+		{"StopConfirm", func(c *console) string {
+			openHistory(c)
+			c.keys(":")
+			c.typeText("stop /Data/ImportJobs/Events.imp")
+			c.keys("enter")
+			return c.waitFor("Stop job")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := startConsole(t, consoleOpts{panes: withJobsPane})
+			c.t = t
+			c.golden(tt.drive(c))
+		})
+	}
+}
+
+// deleteData asks to delete the selected execution's data and confirms.
+func deleteData(c *console) {
+	c.keys("d")
+	c.waitFor("Delete job data")
+	c.keys("y")
+}

@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"archive/zip"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// byteCounts matches sizes as the transfer dialog writes them, with the
+// blanks after them; archives of the demo data differ by a few bytes from
+// run to run (fresh UUIDs and keys).
+var byteCounts = regexp.MustCompile(`\d+(\.\d+)? (B|KiB|MiB) *`)
+
+// withoutByteCounts writes every size as "N B"; inside a box it pads it to
+// the width it replaces, so that the frame around it stays where it was.
+func withoutByteCounts(screen string) string {
+	return byteCounts.ReplaceAllStringFunc(screen, func(size string) string {
+		if strings.TrimRight(size, " ") == size {
+			return "N B"
+		}
+		return fmt.Sprintf("%-*s", len(size), "N B")
+	})
+}
+
+// goldenTempDir returns a new directory whose path is short enough for the
+// dialogs to show whole and always as long, so that golden files can name
+// it as /tmp/dapui-XXXXXXXX without moving the frames around it.
+func goldenTempDir(t *testing.T) (dir, placeholder string) {
+	t.Helper()
+	dir = filepath.Join(os.TempDir(), fmt.Sprintf("dapui-%08x", rand.Uint32()))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir, filepath.Join(os.TempDir(), "dapui-XXXXXXXX")
+}
+
+// TestBackupThenRestore takes a backup of /Data from the tree into the
+// default local file, restores it into /Exports, then restores it again
+// without overwrite and shows the server's refusal.
+func TestBackupThenRestore(t *testing.T) {
+	dir, placeholder := goldenTempDir(t)
+	file := filepath.Join(dir, "Data.zip")
+	normalize := func(screen string) string { return strings.ReplaceAll(withoutByteCounts(screen), dir, placeholder) }
+	c := startConsole(t, consoleOpts{})
+	c.waitFor("Exports/")
+
+	c.keys("j", "j", "j", "b")
+	c.waitFor("./Data-2026-11-23.zip") // the default: the folder's name and the date
+	c.keys("ctrl+u")
+	c.typeText(file)
+	c.keys("enter")
+	t.Run("BackupDone", func(t *testing.T) {
+		c.t = t
+		c.golden(normalize(c.waitFor("✓ backup written to")))
+	})
+	c.t = t
+	archive, err := zip.OpenReader(file)
+	if err != nil {
+		t.Fatalf("the backup file is not a ZIP archive: %v", err)
+	}
+	entries := len(archive.File)
+	archive.Close()
+	if entries == 0 {
+		t.Fatal("the backup archive is empty")
+	}
+
+	c.keys("enter", ":")
+	c.typeText("cd /Exports")
+	c.keys("enter")
+	c.waitFor("at /Exports")
+	c.keys("R")
+	c.waitFor(file) // the restore form offers the last backup
+	c.keys("enter")
+	t.Run("RestoreDone", func(t *testing.T) {
+		c.t = t
+		c.golden(normalize(c.waitForCount("restored 13 files", 2)))
+	})
+	c.t = t
+
+	c.keys("enter", "R")
+	c.waitFor("start restore")
+	c.keys("enter")
+	t.Run("RestoreConflict", func(t *testing.T) {
+		c.t = t
+		c.golden(normalize(c.waitForCount("restore refused", 2)))
+	})
+}
