@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,17 +33,22 @@ func (s *Server) registerBackupRoutes(mux *http.ServeMux) {
 // transaction after every change and before the commit.
 var beforeRestoreCommit func()
 
-// flagSet reads query flags sent without values (`?overwrite&includeOwner`);
-// a name outside allowed is refused, so a misspelt flag is not ignored.
+// flagSet reads query flags sent without values (`?overwrite&includeOwner`).
+// A name outside allowed is refused, so a misspelt flag is not ignored, and
+// so is a value other than "true": `?overwrite=false` must not overwrite.
 func flagSet(r *http.Request, allowed []string) (map[string]bool, error) {
-	set := map[string]bool{}
-	for name := range r.URL.Query() {
-		known := false
-		for _, a := range allowed {
-			known = known || a == name
-		}
-		if !known {
+	query := r.URL.Query()
+	for name := range query {
+		if !slices.Contains(allowed, name) {
 			return nil, fmt.Errorf("unknown flag %q; this operation takes %s", name, strings.Join(allowed, ", "))
+		}
+	}
+	set := map[string]bool{}
+	for name, values := range query {
+		for _, v := range values {
+			if v != "" && v != "true" {
+				return nil, fmt.Errorf("flag %s=%s: flags take no value; send ?%s to set it, leave it out otherwise", name, v, name)
+			}
 		}
 		set[name] = true
 	}
@@ -395,12 +401,12 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	spoolDir := filepath.Join(s.cfg.DataDir, "tmp")
-	if err := os.MkdirAll(spoolDir, 0o700); err != nil {
+	dir := spoolDir(s.cfg.DataDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		writeError(w, err)
 		return
 	}
-	a, err := archive.Read(r.Body, spoolDir, limits)
+	a, err := archive.Read(r.Body, dir, limits)
 	if err != nil {
 		writeArchiveError(w, err)
 		return
@@ -432,6 +438,24 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, result)
+}
+
+// spoolDir is where restore uploads wait, as temporary files, to be applied.
+func spoolDir(dataDir string) string { return filepath.Join(dataDir, "tmp") }
+
+// removeSpoolLeftovers deletes the uploads a server killed during a restore
+// left behind (up to the upload cap each); no restore runs before New returns.
+func removeSpoolLeftovers(dataDir string) error {
+	leftovers, err := filepath.Glob(filepath.Join(spoolDir(dataDir), archive.SpoolPattern))
+	if err != nil {
+		return err
+	}
+	for _, f := range leftovers {
+		if err := os.Remove(f); err != nil {
+			return fmt.Errorf("remove restore upload left behind: %w", err)
+		}
+	}
+	return nil
 }
 
 // restoreTarget resolves the folder to restore into. A path that does not

@@ -466,6 +466,10 @@ func TestRestoreRequestChecks(t *testing.T) {
 	p.wantFailure(p.upload("admin", restoreURL("/R"), "application/json", body), http.StatusUnsupportedMediaType, "application/zip")
 	p.wantFailure(p.upload("admin", restoreURL("/R"), "", body), http.StatusUnsupportedMediaType, "application/zip")
 	p.wantFailure(p.upload("admin", restoreURL("/R", "overwrite=false&merge"), "application/zip", body), http.StatusBadRequest, "unknown flag")
+	// A flag with a value other than "true" is refused: `overwrite=false` must not overwrite.
+	p.wantFailure(p.upload("admin", restoreURL("/R", "overwrite=false"), "application/zip", body), http.StatusBadRequest, "flags take no value")
+	p.wantFailure(p.call("admin", http.MethodGet, backupURL("/Data", "includeOwner=0"), nil), http.StatusBadRequest, "flags take no value")
+	p.want(p.call("admin", http.MethodGet, backupURL("/Data", "includeOwner=true", "includeSharing="), nil), http.StatusOK, nil)
 	p.upload("admin", restoreURL("/R"), "application/zip; charset=binary", body)
 }
 
@@ -584,5 +588,19 @@ func TestRestoreCommittedInfoZipArchive(t *testing.T) {
 	}
 	if s := got["./Project/Jobs/Orders.imp"].Sources; !reflect.DeepEqual(s, []string{"./Project/Connections/Files.dst"}) {
 		t.Fatalf("import job reads from %v", s)
+	}
+}
+
+// TestRestoreSecretsOfAnotherServer restores, on a second server (another
+// key), a backup holding an encoded password: a 400 naming the entry and no
+// change, never the first server's ciphertext stored as the password.
+func TestRestoreSecretsOfAnotherServer(t *testing.T) {
+	_, from := demo(t)
+	body := from.backup("admin", "/Data/Connections")
+	_, to := demo(t)
+	before := to.backup("admin", "/")
+	to.wantFailure(to.upload("admin", restoreURL("/Migrated"), "application/zip", body), http.StatusBadRequest, "MYSQL_QA1.dst")
+	if !bytes.Equal(before, to.backup("admin", "/")) {
+		t.Fatal("a refused restore changed the tree")
 	}
 }
