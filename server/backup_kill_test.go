@@ -10,10 +10,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dapconsole/dapconsole/server/archive"
 )
 
 // killHelperEnv names the data directory a helper process serves from.
@@ -54,7 +57,7 @@ func TestRestoreSurvivesSIGKILL(t *testing.T) {
 		t.Skip("starts a server process")
 	}
 	dir := t.TempDir()
-	before, archive := func() ([]byte, []byte) {
+	before, dataArchive := func() ([]byte, []byte) {
 		srv, err := New(Config{DataDir: dir, DemoData: true})
 		if err != nil {
 			t.Fatal(err)
@@ -88,7 +91,7 @@ func TestRestoreSurvivesSIGKILL(t *testing.T) {
 	}
 	base := strings.TrimPrefix(waitFor("listening on "), "listening on ")
 	go func() { // the answer never comes: the server dies first
-		req, _ := http.NewRequest(http.MethodPut, base+"/api/filesystem/folders/%2FKilled%2FData/restore?includeOwner", bytes.NewReader(archive))
+		req, _ := http.NewRequest(http.MethodPut, base+"/api/filesystem/folders/%2FKilled%2FData/restore?includeOwner", bytes.NewReader(dataArchive))
 		req.SetBasicAuth("admin", "admin")
 		req.Header.Set("Content-Type", "application/zip")
 		if resp, err := http.DefaultClient.Do(req); err == nil {
@@ -100,6 +103,10 @@ func TestRestoreSurvivesSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
+	spooled := filepath.Join(spoolDir(dir), archive.SpoolPattern)
+	if left, _ := filepath.Glob(spooled); len(left) != 1 {
+		t.Fatalf("the killed restore's upload: %v, want one file left behind", left)
+	}
 
 	srv, err := New(Config{DataDir: dir})
 	if err != nil {
@@ -110,6 +117,9 @@ func TestRestoreSurvivesSIGKILL(t *testing.T) {
 	defer ts.Close()
 	if after := download(t, ts.URL, "/api/filesystem/folders/1/backup"); !bytes.Equal(before, after) {
 		t.Fatal("the tree after the kill differs from the tree before the restore")
+	}
+	if left, _ := filepath.Glob(spooled); len(left) != 0 {
+		t.Fatalf("uploads left behind after the restart: %v", left)
 	}
 }
 

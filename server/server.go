@@ -70,6 +70,10 @@ func New(cfg Config) (*Server, error) {
 		st.Close()
 		return nil, fmt.Errorf("server: %w", err)
 	}
+	if err := removeSpoolLeftovers(cfg.DataDir); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("server: %w", err)
+	}
 	s := &Server{cfg: cfg, store: st, auth: newAuthCache()}
 	if err := s.initialize(context.Background()); err != nil {
 		st.Close()

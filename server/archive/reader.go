@@ -84,12 +84,16 @@ type Archive struct {
 	spool    *os.File
 }
 
+// SpoolPattern names the temporary files Read makes (os.CreateTemp and
+// filepath.Glob patterns alike).
+const SpoolPattern = "restore-*.zip"
+
 // Read takes an upload into a temporary file in dir (at most
 // limits.MaxUploadBytes; ErrTooLarge past it) and validates it with Open.
 // Close removes the temporary file.
 func Read(r io.Reader, dir string, limits Limits) (*Archive, error) {
 	limits = limits.WithDefaults()
-	spool, err := os.CreateTemp(dir, "restore-*.zip")
+	spool, err := os.CreateTemp(dir, SpoolPattern)
 	if err != nil {
 		return nil, fmt.Errorf("spool upload: %w", err)
 	}
