@@ -111,8 +111,11 @@ func (s *Secrets) open(b64 string) (string, error) {
 // Accept turns a secret value a client sent into the sealed form to store.
 // A SECURE:0:<s> value or an encoded value from an earlier read is kept as
 // it is when it opens with this key (a read, edited and sent back, must not
-// seal the secret twice); a SECURE value that does not open is refused;
-// anything else is plain text and gets sealed.
+// seal the secret twice). A SECURE value, or an encoded one (base64 and
+// CRLF), that does not open is refused: sealing it as if it were plain text
+// would store the ciphertext of another server (a backup restored on a
+// server with another key) as the password, and the connection would fail
+// later with nobody told why. Anything else is plain text and gets sealed.
 func (s *Secrets) Accept(value string) (string, error) {
 	if strings.HasPrefix(value, "SECURE:") {
 		if _, err := s.Reveal(value); err != nil {
@@ -120,9 +123,13 @@ func (s *Secrets) Accept(value string) (string, error) {
 		}
 		return value, nil
 	}
-	if blob, ok := strings.CutSuffix(value, encodedSuffix); ok {
+	if blob, ok := strings.CutSuffix(value, encodedSuffix); ok && blob != "" {
 		if _, err := s.open(blob); err == nil {
 			return securePrefix + blob, nil
+		}
+		if _, err := base64.StdEncoding.DecodeString(blob); err == nil {
+			return "", fmt.Errorf("%w: an encoded secret that this server's key does not open (read from another server?); "+
+				"send the plain value, or a SECURE: value made by `dapconsole encrypt --data DIR` with this server's data directory", ErrBadInput)
 		}
 	}
 	return s.Seal(value), nil

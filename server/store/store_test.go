@@ -79,7 +79,9 @@ func TestSecrets(t *testing.T) {
 		{"an encoded read is taken back", encoded, "hunter2", false},
 		{"a SECURE value of another key is refused", foreign, "", true},
 		{"a SECURE value that is no ciphertext is refused", "SECURE:0:not base64!", "", true},
-		{"an encoded read of another key is plain text", store.Encode(foreign), store.Encode(foreign), false},
+		{"an encoded read of another key is refused", store.Encode(foreign), "", true},
+		{"the platform's encoded value is refused", "L5lhAwwiuHjl/h08r0pVAg==\r\n", "", true},
+		{"plain text ending in CRLF is sealed", "not base64!\r\n", "not base64!\r\n", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
