@@ -94,6 +94,8 @@ func TestWireShapes(t *testing.T) {
 	perm := data + "/permission"
 	local := configID(t, srv, "/Data/Connections/Local Files.dst")
 	warehouse := configID(t, srv, "/Data/Connections/Warehouse.dst")
+	mysql := configID(t, srv, "/Data/Connections/MYSQL_QA1.dst") // nothing depends on it
+	exportsPerm := folderPath(fileID(t, srv, "/Exports")) + "/permission"
 	links := func(names ...string) map[string]string {
 		m := map[string]string{"_links": "object"}
 		for _, n := range names {
@@ -135,6 +137,11 @@ func TestWireShapes(t *testing.T) {
 		{"group change", "PUT", perm + "/groups/viewers", model.GroupPermission{Name: "viewers", Flags: model.Flags{Readable: true}},
 			merge(links("self", "permission"), map[string]string{"_embedded.groups": "array", "_embedded.groups.[].name": "string",
 				"_embedded.groups.[].flags.readable": "boolean"})},
+		{"group create", "POST", exportsPerm + "/groups", model.GroupPermission{Name: "viewers", Flags: model.Flags{Readable: true}},
+			merge(links("self", "permission"), map[string]string{"_embedded.groups": "array", "_embedded.groups.[].name": "string",
+				"_embedded.groups.[].flags.readable": "boolean", "_embedded.groups.[]._links.self.href": "string"})},
+		{"group delete", "DELETE", exportsPerm + "/groups/viewers", nil,
+			merge(links("self", "permission"), map[string]string{"_embedded.groups": "array", "_embedded.groups.[].name": "string"})},
 		{"connection", "GET", connectionPath(warehouse), nil, map[string]string{
 			"version": "string", "className": "string", "typeId": "string",
 			"file.uuid": "string", "file.path": "string", "file.description": "string", "file.name": "string",
@@ -150,11 +157,15 @@ func TestWireShapes(t *testing.T) {
 			"dependencies": "array", "dependencies.[].id": "number", "dependencies.[].file.path": "string",
 			"dependencies.[].file.name": "string", "dependencies.[].file.type": "string",
 			"dependencies.[].file.description": "string", "dependencies.[].file.uuid": "string"}},
+		{"connection delete", "DELETE", connectionPath(mysql), nil, map[string]string{"status": "string"}},
 		{"failure", "GET", "/rest/connections/x", nil, map[string]string{"status": "string", "reason": "string"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := p.call("admin", tc.method, tc.path, tc.body)
+			if wantFailure := tc.name == "failure"; (a.code == http.StatusOK) == wantFailure {
+				t.Errorf("status %d: %s", a.code, a.body)
+			}
 			if a.header.Get("Content-Type") != "application/json" {
 				t.Errorf("Content-Type %q", a.header.Get("Content-Type"))
 			}
