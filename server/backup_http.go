@@ -125,15 +125,9 @@ func (s *Server) planBackup(w http.ResponseWriter, r *http.Request, ids []any) (
 		}
 	}
 	plan := backupPlan{folder: folder, flags: flags}
-	for _, f := range chosen {
-		visible, err := vis.Visible(ctx, f)
-		if err != nil {
-			writeError(w, err)
-			return backupPlan{}, false
-		}
-		if visible {
-			plan.files = append(plan.files, f)
-		}
+	if plan.files, err = vis.Filter(ctx, chosen); err != nil {
+		writeError(w, err)
+		return backupPlan{}, false
 	}
 	sources, err := s.store.SourcesBelow(ctx, folder)
 	if err != nil {

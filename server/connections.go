@@ -114,17 +114,14 @@ func (s *Server) listConnections(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if files, err = vis.Filter(r.Context(), files); err != nil {
+		writeError(w, err)
+		return
+	}
 	entries := make([]model.ConnectionEntry, 0, len(files))
 	for _, f := range files {
-		visible, err := vis.Visible(r.Context(), f)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		if visible {
-			entries = append(entries, model.ConnectionEntry{ID: f.ConfigID, Name: f.BaseName(),
-				Description: f.Description, Path: f.Path, UUID: f.UUID})
-		}
+		entries = append(entries, model.ConnectionEntry{ID: f.ConfigID, Name: f.BaseName(),
+			Description: f.Description, Path: f.Path, UUID: f.UUID})
 	}
 	writeJSON(w, http.StatusOK, entries)
 }

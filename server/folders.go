@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -72,17 +73,12 @@ func (s *Server) answerFolder(w http.ResponseWriter, r *http.Request, ref string
 		writeError(w, err)
 		return
 	}
+	if children, err = vis.Filter(r.Context(), children); err != nil {
+		writeError(w, err)
+		return
+	}
 	entries := make([]model.FolderEntry, 0, len(children))
 	for _, c := range children {
-		// The parent is visible, so a child's own read flag decides.
-		rights, err := vis.Rights(r.Context(), c)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		if !rights.Read {
-			continue
-		}
 		entries = append(entries, model.FolderEntry{Name: c.Name, Links: model.Links{"self": link(fileHref(c.ID))}})
 	}
 	links := model.Links{"self": link(folderHref(f)), "permission": link(permissionHref(f.ID))}
@@ -210,26 +206,19 @@ func (s *Server) groupBody(w http.ResponseWriter, r *http.Request) (store.Group,
 }
 
 func (s *Server) createGroupPermission(w http.ResponseWriter, r *http.Request) {
-	f, _, ok := s.fileFor(w, r, r.PathValue("ref"), needWrite)
-	if !ok {
-		return
-	}
-	g, flags, ok := s.groupBody(w, r)
-	if !ok {
-		return
-	}
-	if err := s.store.CreateGroupPermission(r.Context(), f.ID, g.ID, flags); err != nil {
-		if errors.Is(err, store.ErrExists) {
-			writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already has a permission entry for group %q", f.Path, g.Name))
-			return
-		}
-		writeError(w, err)
-		return
-	}
-	s.answerGroups(w, r, f)
+	s.writeGroupPermission(w, r, s.store.CreateGroupPermission, store.ErrExists, http.StatusConflict, "%s already has a permission entry for group %q")
 }
 
 func (s *Server) changeGroupPermission(w http.ResponseWriter, r *http.Request) {
+	s.writeGroupPermission(w, r, s.store.ChangeGroupPermission, store.ErrNotFound, http.StatusNotFound, "%s has no permission entry for group %q")
+}
+
+// writeGroupPermission creates or changes the group entry the body names
+// with apply, and answers the folder's group permissions. The error apply
+// gives when the entry is already there (create) or missing (change) is
+// answered with code and reason, a format of the file's path and the group.
+func (s *Server) writeGroupPermission(w http.ResponseWriter, r *http.Request,
+	apply func(ctx context.Context, fileID, groupID int64, flags model.Flags) error, refusal error, code int, reason string) {
 	f, _, ok := s.fileFor(w, r, r.PathValue("ref"), needWrite)
 	if !ok {
 		return
@@ -238,9 +227,9 @@ func (s *Server) changeGroupPermission(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.store.ChangeGroupPermission(r.Context(), f.ID, g.ID, flags); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			writeFailure(w, http.StatusNotFound, fmt.Sprintf("%s has no permission entry for group %q", f.Path, g.Name))
+	if err := apply(r.Context(), f.ID, g.ID, flags); err != nil {
+		if errors.Is(err, refusal) {
+			writeFailure(w, code, fmt.Sprintf(reason, f.Path, g.Name))
 			return
 		}
 		writeError(w, err)

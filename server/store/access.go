@@ -169,3 +169,18 @@ func (v *Visibility) folderVisible(ctx context.Context, id int64) (bool, error) 
 	v.folders[id] = visible
 	return visible, nil
 }
+
+// Filter returns the files of files the user may see, in their order.
+func (v *Visibility) Filter(ctx context.Context, files []File) ([]File, error) {
+	out := make([]File, 0, len(files))
+	for _, f := range files {
+		visible, err := v.Visible(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if visible {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
