@@ -39,45 +39,38 @@ func (c *Client) RootFolder(ctx context.Context) (model.Folder, error) {
 
 // Folder reads a folder by file id or UUID.
 func (c *Client) Folder(ctx context.Context, id Ref) (model.Folder, error) {
-	var f model.Folder
-	err := c.readFolder(ctx, id, "", &f)
-	return f, err
+	return readFolder[model.Folder](ctx, c, id, "")
 }
 
 // Permission reads a folder's permission: owner, others, and links.
 func (c *Client) Permission(ctx context.Context, id Ref) (model.Permission, error) {
-	var p model.Permission
-	err := c.readFolder(ctx, id, "/permission", &p)
-	return p, err
+	return readFolder[model.Permission](ctx, c, id, "/permission")
 }
 
 // GroupPermissions reads a folder's group permissions.
 func (c *Client) GroupPermissions(ctx context.Context, id Ref) (model.GroupPermissions, error) {
-	var g model.GroupPermissions
-	err := c.readFolder(ctx, id, "/permission/groups", &g)
-	return g, err
+	return readFolder[model.GroupPermissions](ctx, c, id, "/permission/groups")
 }
 
 // OthersPermission reads a folder's permission for others.
 func (c *Client) OthersPermission(ctx context.Context, id Ref) (model.OthersPermission, error) {
-	var o model.OthersPermission
-	err := c.readFolder(ctx, id, "/permission/others", &o)
-	return o, err
+	return readFolder[model.OthersPermission](ctx, c, id, "/permission/others")
 }
 
 // Owner reads a folder's owner.
 func (c *Client) Owner(ctx context.Context, id Ref) (model.Owner, error) {
-	var o model.Owner
-	err := c.readFolder(ctx, id, "/permission/owner", &o)
-	return o, err
+	return readFolder[model.Owner](ctx, c, id, "/permission/owner")
 }
 
-func (c *Client) readFolder(ctx context.Context, id Ref, suffix string, out any) error {
+// readFolder reads the resource at the folder's address plus suffix as a T.
+func readFolder[T any](ctx context.Context, c *Client, id Ref, suffix string) (T, error) {
+	var out T
 	path, err := folderPath(id, suffix)
 	if err != nil {
-		return fmt.Errorf("read folder %s%s: %w", id, suffix, err)
+		return out, fmt.Errorf("read folder %s%s: %w", id, suffix, err)
 	}
-	return c.read(ctx, http.MethodGet, path, "", nil, out)
+	err = c.read(ctx, http.MethodGet, path, "", nil, &out)
+	return out, err
 }
 
 // The writes below return what the server answers, the object the matching
