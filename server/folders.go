@@ -53,6 +53,15 @@ func (s *Server) readFolder(w http.ResponseWriter, r *http.Request) {
 	s.answerFolder(w, r, r.PathValue("ref"))
 }
 
+// visibleOnly returns the files the request's user may see, in their order.
+func (s *Server) visibleOnly(r *http.Request, files []store.File) ([]store.File, error) {
+	vis, err := s.store.NewVisibility(r.Context(), userFrom(r))
+	if err != nil {
+		return nil, err
+	}
+	return vis.Filter(r.Context(), files)
+}
+
 // answerFolder answers a folder read: the folder and the child folders the user may see.
 func (s *Server) answerFolder(w http.ResponseWriter, r *http.Request, ref string) {
 	f, _, ok := s.fileFor(w, r, ref, needRead)
@@ -64,16 +73,10 @@ func (s *Server) answerFolder(w http.ResponseWriter, r *http.Request, ref string
 		return
 	}
 	children, err := s.store.ChildFolders(r.Context(), f.ID)
-	if err != nil {
-		writeError(w, err)
-		return
+	if err == nil {
+		children, err = s.visibleOnly(r, children)
 	}
-	vis, err := s.store.NewVisibility(r.Context(), userFrom(r))
 	if err != nil {
-		writeError(w, err)
-		return
-	}
-	if children, err = vis.Filter(r.Context(), children); err != nil {
 		writeError(w, err)
 		return
 	}
