@@ -14,6 +14,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // The whole story against the real server: trigger from the pane, watch
@@ -211,4 +212,162 @@ func TestFailingServerBacksOffAndShowsStale(t *testing.T) {
 		t.Errorf("stale data not shown:\n%s", view)
 	}
 
+}
+
+// A server that is slow, not down: while list-running keeps the pane
+// waiting longer than a poll should take, the data on screen is called
+// stale with how long it has waited; the answer clears it.
+func TestSlowServerMarksDataStale(t *testing.T) {
+	release := make(chan struct{})
+	pl := startPlatform(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/list-running") {
+				<-release
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	clock := &fakeClock{now: clockAt}
+	p := newTestPane(pl.client, 120, 12, clock.Now)
+	p.after = clock.after
+	u := newPump(t, p)
+	defer u.drain()
+	u.run(p.Init())
+
+	clock.mu.Lock()
+	clock.now = clock.now.Add(slowAfter)
+	clock.mu.Unlock()
+	if view := screen(p.View()); strings.Contains(view, "stale") {
+		t.Errorf("stale already after %s, a poll's normal time:\n%s", slowAfter, view)
+	}
+	clock.mu.Lock()
+	clock.now = clock.now.Add(5 * time.Second)
+	clock.mu.Unlock()
+	if view := screen(p.View()); !strings.Contains(view, "stale: list-running has not answered for 7s") {
+		t.Errorf("a slow poll not shown as stale:\n%s", view)
+	}
+	close(release)
+	u.until("the slow answer", 10*time.Second, func() bool { return p.polling.polls == 1 })
+	if view := screen(p.View()); strings.Contains(view, "stale") {
+		t.Errorf("still stale after the answer:\n%s", view)
+	}
+}
+
+// History against the real server: opened by path, one page of ten
+// (start and length on the wire), the next page on pgdn, the end said
+// plainly, and the details of a row with its counters.
+func TestHistoryPagesAndDetails(t *testing.T) {
+	var mu sync.Mutex
+	var windows []string
+	pl := startPlatform(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.Contains(r.URL.Path, "/job-history/") {
+				mu.Lock()
+				windows = append(windows, r.URL.RawQuery)
+				mu.Unlock()
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	const runs = 12
+	customers := api.Path("/Data/ImportJobs/Customers.imp")
+	for range runs {
+		if _, err := pl.client.TriggerJob(t.Context(), customers); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newTestPane(pl.client, 100, 20, time.Now)
+	p.polling.every = 0
+	u := newPump(t, p)
+	defer u.drain()
+	_, cmd := p.Update(historyLookup{ref: customers})
+	u.run(cmd)
+	u.until("the first page", 10*time.Second, func() bool { return p.history != nil && len(p.history.entries) > 0 })
+	if len(p.history.entries) != historyPage {
+		t.Fatalf("first page holds %d executions, want %d", len(p.history.entries), historyPage)
+	}
+	newest := p.history.entries[0].ID
+
+	u.run(press(p, "pgdown"))
+	u.until("the second page", 10*time.Second, func() bool { return p.history.start == historyPage && !p.history.loading })
+	if n := len(p.history.entries); n < runs-historyPage || p.history.entries[0].ID >= newest {
+		t.Fatalf("second page %+v after newest #%d", p.history.entries, newest)
+	}
+	if !strings.Contains(screen(p.View()), "executions 11–") {
+		t.Errorf("page not numbered from 11:\n%s", screen(p.View()))
+	}
+	for len(p.history.entries) == historyPage { // page to the end, however long the demo's history
+		start := p.history.start
+		u.run(press(p, "pgdown"))
+		u.until("the next page", 10*time.Second, func() bool { return p.history.start > start || !p.history.loading })
+	}
+	if st := statusesOf(expand(press(p, "pgdown"))); len(st) != 1 || st[0].Text != "no older executions" {
+		t.Errorf("pgdn on the last page said %+v", st)
+	}
+	mu.Lock()
+	if len(windows) < 2 || windows[0] != "start=0&length=10" || windows[1] != "start=10&length=10" {
+		t.Errorf("history windows asked %v", windows)
+	}
+	mu.Unlock()
+
+	waitEnded(t, pl.client, p.history.entries[len(p.history.entries)-1].ID)
+	u.run(press(p, "G", "enter"))
+	u.until("the details", 20*time.Second, func() bool { return p.details != nil && (p.details.loaded || p.details.err != "") })
+	view := screen(p.View())
+	for _, want := range []string{"Execution #", "state", "duration", "IMPORT_RECORDS"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("details lack %q:\n%s", want, view)
+		}
+	}
+}
+
+// Delete job data against the real server: each of the three answers
+// (marked now, already marked, no such data) is said plainly.
+func TestDeleteDataAnswersFromTheServer(t *testing.T) {
+	pl := startPlatform(t, nil)
+	run, err := pl.client.TriggerJob(t.Context(), api.Path("/Data/ImportJobs/Customers.imp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitEnded(t, pl.client, run.JobExecutionID) // data exists once the run has written it
+	p := newTestPane(pl.client, 100, 12, time.Now)
+	tests := []struct {
+		execID int64
+		level  common.Level
+		says   string
+	}{
+		{run.JobExecutionID, common.LevelNotice, "is now marked for deletion"},
+		{run.JobExecutionID, common.LevelInfo, "was already deleted or marked for deletion: nothing changed"},
+		{999_999, common.LevelError, "data of execution #999999 not deleted: the server refused: "},
+	}
+	for _, tt := range tests {
+		var said []common.StatusMsg
+		_, asked := p.Update(deleteRequest{execID: tt.execID})
+		for _, msg := range expand(asked) {
+			_, cmd := p.Update(msg)
+			said = append(said, statusesOf(expand(cmd))...)
+		}
+		if len(said) != 1 || said[0].Level != tt.level || !strings.Contains(said[0].Text, tt.says) {
+			t.Errorf("delete data of #%d said %+v, want level %d saying %q", tt.execID, said, tt.level, tt.says)
+		}
+	}
+}
+
+// waitEnded waits until an execution has reached its final state.
+func waitEnded(t *testing.T, client *api.Client, execID int64) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		d, err := client.JobDetails(t.Context(), execID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.JobStatus.Final() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("execution #%d still %s after 20s", execID, d.JobStatus)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -56,14 +56,14 @@ func (p *Pane) lookUpHistory(req historyLookup) tea.Cmd {
 	return common.StartTask("finding the history of "+req.ref.String(), common.Quick, func(ctx context.Context) tea.Msg {
 		st, err := client.JobStatus(ctx, req.ref)
 		if err != nil {
-			return common.ReportError(fmt.Errorf("%s", explain("history of "+req.ref.String(), err)))
+			return common.ReportExplained("history of "+req.ref.String(), err)
 		}
 		if st.JobExecutionID == nil {
 			return common.StatusMsg{Level: common.LevelInfo, Text: req.ref.String() + " has never run: no history"}
 		}
 		d, err := client.JobDetails(ctx, *st.JobExecutionID)
 		if err != nil {
-			return common.ReportError(fmt.Errorf("%s", explain("history of "+req.ref.String(), err)))
+			return common.ReportExplained("history of "+req.ref.String(), err)
 		}
 		return historyRequest{configID: d.JobConfigurationID, label: path.Base(req.ref.String())}
 	})
@@ -104,8 +104,8 @@ func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 	}
 	h.loading = false
 	if msg.err != nil {
-		h.err = explain("history", msg.err)
-		return common.Fail(fmt.Errorf("%s", explain("history of "+h.label, msg.err)))
+		h.err = common.Explain("history", msg.err)
+		return common.FailExplained("history of "+h.label, msg.err)
 	}
 	if len(msg.entries) == 0 && msg.start > 0 {
 		return common.Info("no older executions")
@@ -121,14 +121,22 @@ func (h *historyView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
 		h.cursor = max(0, h.cursor-1)
 	case key.Matches(msg, k.Down):
 		h.cursor = max(0, min(len(h.entries)-1, h.cursor+1))
+	case key.Matches(msg, k.Top):
+		h.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		h.cursor = max(0, len(h.entries)-1)
+	case h.loading && (key.Matches(msg, k.PageDown) || key.Matches(msg, k.PageUp)):
+		return nil
 	case key.Matches(msg, k.PageDown):
-		if len(h.entries) == historyPage && !h.loading {
-			return p.loadHistory(h.start + historyPage)
+		if len(h.entries) < historyPage {
+			return common.Info("no older executions")
 		}
+		return p.loadHistory(h.start + historyPage)
 	case key.Matches(msg, k.PageUp):
-		if h.start > 0 && !h.loading {
-			return p.loadHistory(max(0, h.start-historyPage))
+		if h.start == 0 {
+			return common.Info("these are the newest executions")
 		}
+		return p.loadHistory(max(0, h.start-historyPage))
 	case key.Matches(msg, k.Refresh):
 		return p.loadHistory(h.start)
 	case key.Matches(msg, k.Open):
@@ -170,8 +178,8 @@ func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		d.err = explain("details", msg.err)
-		return common.Fail(fmt.Errorf("%s", explain(fmt.Sprintf("details of #%d", msg.execID), msg.err)))
+		d.err = common.Explain("details", msg.err)
+		return common.FailExplained(fmt.Sprintf("details of #%d", msg.execID), msg.err)
 	}
 	d.details, d.loaded = msg.details, true
 	return nil

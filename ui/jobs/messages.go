@@ -1,8 +1,6 @@
 package jobs
 
 import (
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -128,16 +126,3 @@ type deletedMsg struct {
 
 // intervalRequest sets the poll interval (:interval); 0 turns polling off.
 type intervalRequest struct{ every time.Duration }
-
-// explain says an error in plain words: the server's reason when it gave
-// one, "does not answer" when it is unreachable.
-func explain(action string, err error) string {
-	var apiErr *api.Error
-	switch {
-	case api.IsUnreachable(err):
-		return action + ": the server does not answer"
-	case errors.As(err, &apiErr) && apiErr.Reason != "":
-		return fmt.Sprintf("%s: %s", action, apiErr.Reason)
-	}
-	return fmt.Sprintf("%s: %v", action, err)
-}

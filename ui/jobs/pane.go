@@ -381,7 +381,7 @@ func (p *Pane) trigger(req triggerRequest) tea.Cmd {
 
 func (p *Pane) gotTriggered(msg triggeredMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.Fail(fmt.Errorf("%s", explain("trigger "+msg.ref.String(), msg.err)))
+		return common.FailExplained("trigger "+msg.ref.String(), msg.err)
 	}
 	id := msg.answer.JobExecutionID
 	name := msg.ref.String()
@@ -390,10 +390,6 @@ func (p *Pane) gotTriggered(msg triggeredMsg) tea.Cmd {
 	}
 	p.table.add(&row{ref: msg.ref, state: model.StateQueued, user: msg.answer.JobExecutionUser,
 		job: model.RunningJob{JobExecutionID: id, FileName: name, JobStatus: model.StateQueued}})
-	if r := p.table.rows[id]; r != nil && r.user == "" {
-		r.user = msg.answer.JobExecutionUser
-		r.touch()
-	}
 	p.watched[id] = fmt.Sprintf("%s #%d", name, id)
 	selected := p.selectedExec()
 	p.table.rebuild()
@@ -454,7 +450,7 @@ func (p *Pane) stop(req stopRequest) tea.Cmd {
 
 func (p *Pane) gotStopped(msg stoppedMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.Fail(fmt.Errorf("%s", explain("stop "+msg.label, msg.err)))
+		return common.FailExplained("stop "+msg.label, msg.err)
 	}
 	return tea.Batch(common.Notify("stopped "+msg.label), p.pollNow())
 }
@@ -487,7 +483,7 @@ func gotDeleted(msg deletedMsg) tea.Cmd {
 	}
 	reason := msg.answer.Reason
 	if reason == "" && msg.err != nil {
-		reason = explain("delete", msg.err)
+		reason = common.Explain("delete", msg.err)
 	}
 	return common.Fail(fmt.Errorf("data of execution #%d not deleted: the server refused: %s", msg.execID, reason))
 }
@@ -497,23 +493,40 @@ func (p *Pane) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
 	switch p.mode {
 	case modeHistory:
-		return []key.Binding{k.Open, k.PageDown, k.PageUp, k.Delete, k.Back}
+		return []key.Binding{as(k.Open, "details"), as(k.PageDown, "older"), as(k.PageUp, "newer"), as(k.Delete, "delete data"), k.Back}
 	case modeDetails, modePlan:
 		return []key.Binding{k.Back}
 	}
 	if p.filtering {
 		return []key.Binding{k.Confirm, k.Back}
 	}
-	return []key.Binding{k.Open, k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}
+	return []key.Binding{as(k.Open, "history"), k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}
 }
 
 // FullHelp implements help.KeyMap.
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.ctx.Keys
+	switch p.mode {
+	case modeHistory:
+		return [][]key.Binding{
+			{k.Up, k.Down, k.Top, k.Bottom},
+			{as(k.PageDown, "older executions"), as(k.PageUp, "newer executions"), k.Refresh},
+			{as(k.Open, "details"), as(k.Delete, "delete job data"), k.Back},
+		}
+	case modeDetails, modePlan:
+		return [][]key.Binding{{k.Back}}
+	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.Filter, k.Mark, k.SortBy, k.SortReverse, k.Back},
-		{k.Refresh, k.PollFaster, k.PollSlower, k.PollPause, k.PollOff},
-		{k.Trigger, k.Stop, k.SequentialTrigger, k.Delete},
+		{as(k.Open, "history"), k.Filter, as(k.Mark, "mark for sequence"), k.SortBy, k.SortReverse, k.Back},
+		{as(k.Refresh, "poll now"), k.PollFaster, k.PollSlower, k.PollPause, k.PollOff},
+		{k.Trigger, as(k.Stop, "stop (asks first)"), k.SequentialTrigger, as(k.Delete, "delete job data (asks first)")},
 	}
+}
+
+// as is a shared binding with what it does in this pane said precisely;
+// the keys stay the shared ones.
+func as(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }

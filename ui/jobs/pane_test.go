@@ -316,3 +316,161 @@ func TestOpenJobFromAnotherPane(t *testing.T) {
 		t.Fatalf("mode %d history %+v", p.mode, p.history)
 	}
 }
+
+// Two executions of one file run at once: the file's status speaks of the
+// newer only, so the older's progress is said to be unknown rather than
+// frozen at its last value, its estimate comes from list-running, and its
+// status is not read again.
+func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
+	p := newTestPane(nil, 100, 12, func() time.Time { return clockAt })
+	p.Init()
+	older := runningJob(50, "Events", model.StateRunning, clockAt.Add(-time.Minute))
+	newer := runningJob(51, "Events", model.StateRunning, clockAt.Add(-5*time.Second))
+	newer.FileID = older.FileID
+	older.EstimatedTime = 30_000
+	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{older, newer}})
+	p.Update(statusMsg{req: p.status.req, results: []statusResult{running(50, 40, time.Minute)}})
+	if r := p.table.rows[50]; !r.hasProgress || r.progress != 40 {
+		t.Fatalf("own status not applied: %+v", r)
+	}
+
+	ofNewer := running(51, 3, 2*time.Minute)
+	asOlder := ofNewer
+	asOlder.execID = 50
+	p.Update(statusMsg{req: p.status.req, results: []statusResult{asOlder, ofNewer}})
+	older.EstimatedTime = 20_000
+	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{older, newer}})
+
+	view := screen(p.View())
+	for _, want := range []string{"not reported", "20s", "[--------]   3%"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, " 40%") {
+		t.Errorf("the older execution's last progress is still shown:\n%s", view)
+	}
+	p.status.inFlight = false
+	for _, msg := range expand(p.readStatuses()) {
+		for _, res := range msg.(statusMsg).results {
+			if res.execID == 50 {
+				t.Error("the superseded execution's status is read again")
+			}
+		}
+	}
+}
+
+// list-running names no user: the user column shows who started what this
+// console started (the trigger answer; a sequential trigger runs as the
+// user who asked), and a dash for the rest.
+func TestUserColumn(t *testing.T) {
+	p := newTestPane(nil, 120, 12, func() time.Time { return clockAt })
+	p.Init()
+	p.Update(triggeredMsg{ref: api.Path("/Data/ImportJobs/Orders.imp"), answer: model.Triggered{
+		Status: "success", JobExecutionID: 60, JobExecutionUser: "analyst", JobExecutionTrigger: "RESTAPI"}})
+	p.Update(sequenceMsg{plan: model.ExecutionPlan{Status: "success", ExecutionPlan: []model.PlanEntry{
+		{JobConfigurationName: "Sales", JobConfigurationID: 13, Trigger: true, JobExecutionID: 61}}}})
+	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{
+		runningJob(60, "Orders", model.StateRunning, clockAt),
+		runningJob(61, "Sales", model.StateQueued, time.Time{}),
+		runningJob(62, "Events", model.StateRunning, clockAt),
+	}})
+	want := map[int64]string{60: "analyst", 61: "admin", 62: ""}
+	for id, user := range want {
+		if got := p.table.rows[id].user; got != user {
+			t.Errorf("user of #%d = %q, want %q", id, got, user)
+		}
+	}
+	p.back() // from the plan to the dashboard
+	if line := lineOf(screen(p.View()), "#62"); !strings.Contains(line, " "+unknownUser+" ") {
+		t.Errorf("unknown user not shown as %s: %q", unknownUser, line)
+	}
+}
+
+// lineOf returns the first line of a screen that holds text.
+func lineOf(screen, text string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, text) {
+			return l
+		}
+	}
+	return ""
+}
+
+// A refused trigger, stop, history, details or sequential trigger is said
+// in plain words; a 401 on any of them brings the login screen instead.
+func TestFailuresAreExplainedAnd401BringsTheLogin(t *testing.T) {
+	unauthorized := &api.Error{Status: 401, Err: errors.New("unauthorized")}
+	notFound := &api.Error{Status: 404, Reason: "File doesn't exist or isn't accessible with current permissions"}
+	answers := []struct {
+		name string
+		msg  func(p *Pane, err error) tea.Msg
+	}{
+		{"trigger", func(p *Pane, err error) tea.Msg {
+			return triggeredMsg{ref: api.Path("/Data/ImportJobs/x"), err: err}
+		}},
+		{"stop", func(p *Pane, err error) tea.Msg { return stoppedMsg{label: "x.imp", err: err} }},
+		{"history", func(p *Pane, err error) tea.Msg {
+			press(p, "enter")
+			return historyMsg{req: p.history.req, configID: p.history.configID, err: err}
+		}},
+		{"details", func(p *Pane, err error) tea.Msg {
+			p.Update(detailsRequest{execID: 41})
+			return detailsMsg{req: p.details.req, execID: 41, err: err}
+		}},
+		{"sequential trigger", func(p *Pane, err error) tea.Msg { return sequenceMsg{err: err} }},
+	}
+	for _, a := range answers {
+		t.Run(a.name, func(t *testing.T) {
+			p := dashboardAt(t, 100, 12)
+			_, cmd := p.Update(a.msg(p, notFound))
+			st := statusesOf(expand(cmd))
+			if len(st) != 1 || st[0].Level != common.LevelError || !strings.Contains(st[0].Text, "not found") ||
+				!strings.Contains(st[0].Text, notFound.Reason) {
+				t.Errorf("404 said %+v", st)
+			}
+			p = dashboardAt(t, 100, 12)
+			_, cmd = p.Update(a.msg(p, unauthorized))
+			msgs := expand(cmd)
+			if len(msgs) != 1 {
+				t.Fatalf("401 gave %#v", msgs)
+			}
+			if _, ok := msgs[0].(common.UnauthorizedMsg); !ok {
+				t.Errorf("401 gave %#v, want the login screen", msgs[0])
+			}
+		})
+	}
+}
+
+// `?` lists every key a view acts on.
+func TestHelpListsEveryKey(t *testing.T) {
+	tests := []struct {
+		name string
+		open func(p *Pane)
+		keys []string
+	}{
+		{"dashboard", func(*Pane) {}, []string{"up", "down", "pgup", "pgdown", "g", "G", "enter", "/", "space",
+			"o", "O", "esc", "r", "+", "-", "P", "0", "t", "s", "T", "d"}},
+		{"history", func(p *Pane) { press(p, "enter") }, []string{"up", "down", "g", "G", "pgdown", "pgup", "r", "enter", "d", "esc"}},
+		{"details", func(p *Pane) { p.Update(detailsRequest{execID: 41}) }, []string{"esc"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := dashboardAt(t, 100, 12)
+			tt.open(p)
+			listed := map[string]bool{}
+			for _, column := range p.FullHelp() {
+				for _, b := range column {
+					for _, k := range b.Keys() {
+						listed[k] = true
+					}
+				}
+			}
+			for _, k := range tt.keys {
+				if !listed[k] {
+					t.Errorf("help does not list %q", k)
+				}
+			}
+		})
+	}
+}

@@ -16,9 +16,12 @@ const (
 	defaultEvery = 2 * time.Second
 	// maxBackoff caps the wait after failed polls.
 	maxBackoff = time.Minute
-	// pollTimeout bounds one list-running call, so a hung server shows as
-	// stale instead of stopping the dashboard.
+	// pollTimeout bounds one list-running call, so a hung server counts as
+	// failing instead of stopping the dashboard.
 	pollTimeout = 10 * time.Second
+	// slowAfter is how long a poll may take, at the least, before the data
+	// on screen is called stale; a longer interval allows as long.
+	slowAfter = 2 * time.Second
 	// statusWorkers bounds the status reads running at once; maxStatusReads
 	// bounds them per round (the visible rows are fewer anyway).
 	statusWorkers  = 4
@@ -35,8 +38,9 @@ type poller struct {
 	every    time.Duration // 0 is off
 	paused   bool
 	inFlight bool
-	req      int // tags the latest poll
-	gen      int // the schedule a tick must belong to
+	sentAt   time.Time // when the poll in flight was sent
+	req      int       // tags the latest poll
+	gen      int       // the schedule a tick must belong to
 	failures int
 	lastErr  error
 	polls    int // answered polls, for tests
@@ -59,6 +63,18 @@ func (pl *poller) delay() time.Duration {
 	return min(d, maxBackoff)
 }
 
+// waiting is how long the poll in flight has waited for its answer once
+// that is longer than a poll should take; 0 otherwise.
+func (pl *poller) waiting(now time.Time) time.Duration {
+	if !pl.inFlight {
+		return 0
+	}
+	if d := now.Sub(pl.sentAt); d > max(pl.every, slowAfter) {
+		return d
+	}
+	return 0
+}
+
 func (pl *poller) stateText() string {
 	switch {
 	case pl.every <= 0:
@@ -75,7 +91,7 @@ func (p *Pane) poll() tea.Cmd {
 	if p.polling.inFlight || client == nil {
 		return nil
 	}
-	p.polling.inFlight = true
+	p.polling.inFlight, p.polling.sentAt = true, p.ctx.Now()
 	p.polling.req++
 	req := p.polling.req
 	return common.StartTask("polling running jobs", common.Quiet, func(ctx context.Context) tea.Msg {
@@ -160,7 +176,7 @@ func (p *Pane) readStatuses() tea.Cmd {
 		switch {
 		case r.gone() && !r.final:
 			targets = append(targets, statusTarget{execID: r.job.JobExecutionID, ref: r.ref, gone: true})
-		case !r.gone() && r.state.Canonical() == model.StateRunning:
+		case !r.gone() && !r.superseded && r.state.Canonical() == model.StateRunning:
 			targets = append(targets, statusTarget{execID: r.job.JobExecutionID, ref: r.ref})
 		}
 	}
@@ -233,12 +249,19 @@ func (p *Pane) gotStatuses(msg statusMsg) tea.Cmd {
 		case r.gone():
 			continue
 		case own:
+			r.superseded = false
 			if st.JobProgress != nil {
 				r.progress, r.hasProgress = float64(*st.JobProgress), true
 			}
 			if st.EstimateTime != nil {
 				r.estimate, r.hasEstimate = time.Duration(*st.EstimateTime), true
 			}
+		case !r.superseded:
+			// A newer execution of the same file took the status: showing
+			// the last progress read would freeze it, so it is said to be
+			// unknown, and list-running's estimate takes over.
+			r.superseded, r.progress, r.hasProgress, r.hasEstimate = true, 0, false, false
+			r.estimate = time.Duration(r.job.EstimatedTime) * time.Millisecond
 		default:
 			continue
 		}

@@ -102,10 +102,11 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 			}
 			st, err := client.JobStatus(ctx, ref)
 			if err != nil {
-				return sequenceMsg{err: fmt.Errorf("%s", explain(ref.String(), err))}
+				return common.ReportExplained("sequential trigger: "+ref.String(), err)
 			}
 			if st.FileID == nil {
-				return sequenceMsg{err: fmt.Errorf("%s has never run, so its file id is unknown here: give the id", ref)}
+				return common.StatusMsg{Level: common.LevelError,
+					Text: fmt.Sprintf("sequential trigger: %s has never run, so its file id is unknown here: give the id", ref)}
 			}
 			ids = append(ids, *st.FileID)
 		}
@@ -119,7 +120,7 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 
 func (p *Pane) gotSequence(msg sequenceMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.Fail(fmt.Errorf("%s", explain("sequential trigger", msg.err)))
+		return common.FailExplained("sequential trigger", msg.err)
 	}
 	p.plan = &planView{entries: msg.plan.ExecutionPlan, states: map[int64]model.JobState{}}
 	p.mode = modePlan
@@ -129,6 +130,7 @@ func (p *Pane) gotSequence(msg sequenceMsg) tea.Cmd {
 			triggered++
 			p.plan.states[e.JobExecutionID] = model.StateQueued
 			p.watched[e.JobExecutionID] = fmt.Sprintf("%s #%d", e.JobConfigurationName, e.JobExecutionID)
+			p.table.noteStarter(e.JobExecutionID, p.ctx.User)
 		}
 	}
 	clear(p.marked)

@@ -25,7 +25,10 @@ type row struct {
 	progress    float64
 	hasProgress bool
 	estimate    time.Duration
-	hasEstimate bool
+	hasEstimate bool // the estimate came from the status, not from list-running
+	// superseded says the file's status speaks of a newer execution, so
+	// this one's progress can no longer be read.
+	superseded bool
 
 	// left is when the execution was last missing from list-running; zero
 	// while it is listed. final says its end state has been read.
@@ -97,6 +100,10 @@ var columnNames = [columnCount]string{"exec", "job", "file", "state", "progress"
 type table struct {
 	rows map[int64]*row
 	view []*row
+	// startedBy names who started the executions this console started
+	// (list-running names no user): the trigger answer says, and a
+	// sequential trigger runs as the user who asked.
+	startedBy map[int64]string
 
 	sortBy  column
 	reverse bool
@@ -110,7 +117,7 @@ type table struct {
 	lingered int
 }
 
-func newTable() *table { return &table{rows: map[int64]*row{}} }
+func newTable() *table { return &table{rows: map[int64]*row{}, startedBy: map[int64]string{}} }
 
 // merge takes one list-running answer: listed executions are added or
 // updated, ones that left start to linger, and lingering ones older than
@@ -122,7 +129,7 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 		j := &jobs[i]
 		r, ok := t.rows[j.JobExecutionID]
 		if !ok {
-			r = &row{ref: api.FileID(j.FileID)}
+			r = &row{ref: api.FileID(j.FileID), user: t.startedBy[j.JobExecutionID]}
 			t.rows[j.JobExecutionID] = r
 			t.regroup = true
 		}
@@ -157,6 +164,7 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 		}
 		if now.Sub(r.left) > lingerFor {
 			delete(t.rows, id)
+			delete(t.startedBy, id)
 			t.regroup = true
 			continue
 		}
@@ -168,6 +176,7 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 // add puts an execution the console itself started on the table before a
 // poll lists it, so that it shows (and is watched) at once.
 func (t *table) add(r *row) {
+	t.noteStarter(r.job.JobExecutionID, r.user)
 	if _, ok := t.rows[r.job.JobExecutionID]; ok {
 		return
 	}
@@ -175,6 +184,16 @@ func (t *table) add(r *row) {
 	r.touch()
 	t.rows[r.job.JobExecutionID] = r
 	t.regroup = true
+}
+
+// noteStarter records who started an execution this console started, on
+// its row too when a poll listed it first.
+func (t *table) noteStarter(execID int64, user string) {
+	t.startedBy[execID] = user
+	if r := t.rows[execID]; r != nil && r.user == "" {
+		r.user = user
+		r.touch()
+	}
 }
 
 // rebuild recomputes the view: filter, then sort. Without a filter and

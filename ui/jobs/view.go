@@ -11,6 +11,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/theme"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // Fixed column widths; job and file share what is left.
@@ -97,6 +98,11 @@ func (l layout) cells(c rowCells, paintState func(string) string) string {
 	return b.String()
 }
 
+// unknownUser fills the user cell of an execution this console did not
+// start: list-running, status and details name no user, only the trigger
+// answer does.
+const unknownUser = "—"
+
 // rowCells is the text of each column of one row.
 type rowCells struct {
 	job, file, state, progress, elapsed, estimate, user, exec string
@@ -173,10 +179,16 @@ func (p *Pane) summaryLine() string {
 	if t.sortBy != colExec || t.reverse {
 		line += st.Label.Render(" · sorted by " + columnNames[t.sortBy])
 	}
-	if err := p.polling.lastErr; err != nil {
-		stale := fmt.Sprintf("%s stale: %d polls failed, retry in %s — %s", st.Symbols.Warning, p.polling.failures,
-			shortDuration(p.polling.delay()), explain("list-running", err))
-		line += "  " + st.HealthSlow.Render(stale)
+	var stale string
+	switch waited := p.polling.waiting(p.ctx.Now()); {
+	case waited > 0:
+		stale = fmt.Sprintf("stale: list-running has not answered for %s", shortDuration(waited.Truncate(time.Second)))
+	case p.polling.lastErr != nil:
+		stale = fmt.Sprintf("stale: %d polls failed, retry in %s — %s", p.polling.failures,
+			shortDuration(p.polling.delay()), common.Explain("list-running", p.polling.lastErr))
+	}
+	if stale != "" {
+		line += "  " + st.HealthSlow.Render(st.Symbols.Warning+" "+stale)
 	}
 	return line
 }
@@ -236,8 +248,14 @@ func (p *Pane) rowCells(r *row, now time.Time) rowCells {
 	if c.job == "" {
 		c.job = strings.TrimSuffix(r.job.FileName, fileExt(r.job.FileName))
 	}
-	if r.hasProgress {
+	if c.user == "" {
+		c.user = unknownUser
+	}
+	switch {
+	case r.hasProgress:
 		c.progress = progressBar(r.progress)
+	case r.superseded && !r.gone():
+		c.progress = "not reported"
 	}
 	if d := r.elapsed(now); d > 0 && !r.gone() {
 		c.elapsed = shortDuration(max(d.Truncate(time.Second), time.Second))
