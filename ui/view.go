@@ -37,7 +37,7 @@ func (m *Model) Render() string {
 	} else {
 		body = m.panes[m.active].View()
 	}
-	body = fit(body, bodyW, bodyH)
+	body = common.Fit(body, bodyW, bodyH)
 	if d := m.Dialog(); d != nil {
 		body = overlay(body, d.View(), bodyW, bodyH)
 	}
@@ -135,27 +135,10 @@ func (m *Model) fullHelpView() string {
 	return title + "\n\n" + m.help.FullHelpView(m.FullHelp())
 }
 
-// fit cuts or pads s to exactly h lines no wider than w.
-func fit(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "")
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // overlay draws box centred on base.
 func overlay(base, box string, w, h int) string {
 	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
-	box = fit(box, w, h)
+	box = common.Fit(box, w, h)
 	layers := lipgloss.NewCompositor(
 		lipgloss.NewLayer(base),
 		lipgloss.NewLayer(box).X(max(0, (w-bw)/2)).Y(max(0, (h-bh)/2)).Z(1),

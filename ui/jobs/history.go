@@ -117,14 +117,6 @@ func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 func (h *historyView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
 	k := p.ctx.Keys
 	switch {
-	case key.Matches(msg, k.Up):
-		h.cursor = max(0, h.cursor-1)
-	case key.Matches(msg, k.Down):
-		h.cursor = max(0, min(len(h.entries)-1, h.cursor+1))
-	case key.Matches(msg, k.Top):
-		h.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		h.cursor = max(0, len(h.entries)-1)
 	case h.loading && (key.Matches(msg, k.PageDown) || key.Matches(msg, k.PageUp)):
 		return nil
 	case key.Matches(msg, k.PageDown):
@@ -147,6 +139,10 @@ func (h *historyView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
 		if e, ok := h.selected(); ok {
 			return p.askDelete(e.ID, h.label)
 		}
+	}
+	// Page keys page the history (above); the rest move within the page.
+	if delta, ok := k.ListStep(msg, len(h.entries), len(h.entries)); ok {
+		h.cursor = max(0, min(len(h.entries)-1, h.cursor+delta))
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"path"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -41,8 +40,7 @@ type Pane struct {
 	polling poller
 	status  statusReader
 
-	filter    textinput.Model
-	filtering bool
+	filter common.FilterField
 
 	layout layout
 
@@ -54,11 +52,9 @@ type Pane struct {
 
 // New returns the job dashboard; it starts polling at Init.
 func New(ctx *common.Context) *Pane {
-	f := textinput.New()
-	f.Prompt = "/"
-	f.Placeholder = "filter"
 	return &Pane{ctx: ctx, after: realAfter, table: newTable(), marked: map[int64]bool{},
-		watched: map[int64]string{}, polling: poller{every: defaultEvery}, filter: f}
+		watched: map[int64]string{}, polling: poller{every: defaultEvery},
+		filter: common.NewFilterField("filter job, file, state, user, execution")}
 }
 
 // Title implements common.Pane.
@@ -70,13 +66,13 @@ func (p *Pane) Init() tea.Cmd { return p.poll() }
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(width, height int) {
 	p.width, p.height = width, height
-	p.filter.SetWidth(max(1, width-2))
+	p.filter.SetWidth(width)
 	p.layout = newLayout(width)
 	p.scrollToCursor()
 }
 
 // CapturingInput implements common.InputCapturer.
-func (p *Pane) CapturingInput() bool { return p.filtering }
+func (p *Pane) CapturingInput() bool { return p.filter.Active() }
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
@@ -146,7 +142,7 @@ func (p *Pane) reset() tea.Cmd {
 }
 
 func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if p.filtering {
+	if p.filter.Active() {
 		return p.handleFilterKey(msg)
 	}
 	k := p.ctx.Keys
@@ -162,25 +158,17 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case modePlan:
 		return nil
 	}
+	if delta, ok := k.ListStep(msg, p.rowsOnScreen(), len(p.table.view)); ok {
+		p.moveCursor(delta)
+		return nil
+	}
 	r := p.selected()
 	switch {
-	case key.Matches(msg, k.Up):
-		p.moveCursor(-1)
-	case key.Matches(msg, k.Down):
-		p.moveCursor(1)
-	case key.Matches(msg, k.PageUp):
-		p.moveCursor(-p.rowsOnScreen())
-	case key.Matches(msg, k.PageDown):
-		p.moveCursor(p.rowsOnScreen())
-	case key.Matches(msg, k.Top):
-		p.moveCursor(-len(p.table.view))
-	case key.Matches(msg, k.Bottom):
-		p.moveCursor(len(p.table.view))
 	case key.Matches(msg, k.Filter):
-		p.filtering = true
-		return p.filter.Focus()
+		return p.filter.Start()
 	case key.Matches(msg, k.Back):
 		if p.table.filter != "" {
+			p.filter.Clear()
 			p.setFilter("")
 		}
 	case key.Matches(msg, k.SortBy):
@@ -227,21 +215,13 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.ctx.Keys
-	switch {
-	case key.Matches(msg, k.Back):
-		p.filtering = false
-		p.filter.Blur()
-		p.filter.SetValue("")
-		p.setFilter("")
-		return nil
-	case key.Matches(msg, k.Confirm):
-		p.filtering = false
-		p.filter.Blur()
+	action, cmd := p.filter.Update(msg, p.ctx.Keys)
+	switch action {
+	case common.FilterLeft:
+		return p.handleKey(msg)
+	case common.FilterKept:
 		return nil
 	}
-	var cmd tea.Cmd
-	p.filter, cmd = p.filter.Update(msg)
 	p.setFilter(p.filter.Value())
 	return cmd
 }
@@ -318,7 +298,7 @@ func (p *Pane) moveCursor(delta int) {
 // lines (and above the filter line when there is one).
 func (p *Pane) rowsOnScreen() int {
 	n := p.height - 2
-	if p.filtering || p.table.filter != "" {
+	if p.filter.Active() || p.table.filter != "" {
 		n--
 	}
 	return max(1, n)
@@ -497,7 +477,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 	case modeDetails, modePlan:
 		return []key.Binding{k.Back}
 	}
-	if p.filtering {
+	if p.filter.Active() {
 		return []key.Binding{k.Confirm, k.Back}
 	}
 	return []key.Binding{as(k.Open, "history"), k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}

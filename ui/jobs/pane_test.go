@@ -68,6 +68,16 @@ func TestKeys(t *testing.T) {
 				t.Errorf("capturing %v filter %q rows %d", p.CapturingInput(), p.table.filter, len(p.table.view))
 			}
 		}},
+		{"an arrow leaves the filter and moves among the matches", []string{"/", "e", "down"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if p.CapturingInput() || p.table.filter != "e" || p.cursor != 1 {
+				t.Errorf("capturing %v filter %q cursor %d", p.CapturingInput(), p.table.filter, p.cursor)
+			}
+		}},
+		{"esc on the list drops a kept filter, and / starts empty", []string{"/", "o", "enter", "esc", "/"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if p.table.filter != "" || p.filter.Value() != "" || len(p.table.view) != 5 {
+				t.Errorf("filter %q field %q rows %d", p.table.filter, p.filter.Value(), len(p.table.view))
+			}
+		}},
 		{"space marks the file and moves on", []string{"space"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
 			if !p.marked[140] || p.cursor != 1 {
 				t.Errorf("marked %v cursor %d", p.marked, p.cursor)

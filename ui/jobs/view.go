@@ -121,7 +121,7 @@ func (p *Pane) View() string {
 	default:
 		body = p.dashboardView()
 	}
-	return fit(body, p.width, p.height)
+	return common.Fit(strings.TrimSuffix(body, "\n"), p.width, p.height)
 }
 
 func (p *Pane) dashboardView() string {
@@ -156,7 +156,7 @@ func (p *Pane) dashboardView() string {
 	for i := last - first; i < p.rowsOnScreen() && first != last; i++ {
 		b.WriteByte('\n')
 	}
-	if p.filtering {
+	if p.filter.Active() {
 		b.WriteString(p.filter.View())
 	} else if p.table.filter != "" {
 		b.WriteString(st.Label.Render("/" + p.table.filter + "  (esc clears)"))
@@ -362,21 +362,4 @@ func padLeft(s string, width int) string {
 		return ansi.Truncate(s, width, "…")
 	}
 	return strings.Repeat(" ", width-w) + s
-}
-
-// fit cuts or pads s to exactly h lines no wider than w.
-func fit(s string, w, h int) string {
-	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "")
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
 }

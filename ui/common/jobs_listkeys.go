@@ -1,0 +1,100 @@
+package common
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+)
+
+// ListStep says how far a navigation key moves a list's cursor: a line, a
+// page of page rows, or to either end of a list of total rows; ok is false
+// for any other key.
+func (k *KeyMap) ListStep(msg tea.KeyPressMsg, page, total int) (delta int, ok bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return -1, true
+	case key.Matches(msg, k.Down):
+		return 1, true
+	case key.Matches(msg, k.PageUp):
+		return -page, true
+	case key.Matches(msg, k.PageDown):
+		return page, true
+	case key.Matches(msg, k.Top):
+		return -total, true
+	case key.Matches(msg, k.Bottom):
+		return total, true
+	}
+	return 0, false
+}
+
+// FilterField is the `/` line of a list pane. While it is active, typing
+// narrows the list; enter keeps the filter and leaves the field, esc clears
+// it and leaves, and the arrows leave the field to move among the matches
+// (j and k stay letters of the filter).
+type FilterField struct {
+	input  textinput.Model
+	active bool
+}
+
+// FilterAction says what a key did in an active FilterField.
+type FilterAction int
+
+const (
+	FilterEdited  FilterAction = iota // the text may have changed: filter by Value
+	FilterKept                        // enter: the field closed, the filter stays
+	FilterCleared                     // esc: the field closed and is empty: show everything
+	FilterLeft                        // an arrow: the field closed; the key is the list's to handle
+)
+
+// NewFilterField returns an inactive field; placeholder says what it searches.
+func NewFilterField(placeholder string) FilterField {
+	input := textinput.New()
+	input.Prompt = "/"
+	input.Placeholder = placeholder
+	return FilterField{input: input}
+}
+
+// Active reports whether the field takes the keys (the pane captures input).
+func (f *FilterField) Active() bool { return f.active }
+
+// Start activates the field, keeping the text of the filter in force.
+func (f *FilterField) Start() tea.Cmd {
+	f.active = true
+	return f.input.Focus()
+}
+
+// Clear empties the field, as when esc on the list drops the filter.
+func (f *FilterField) Clear() { f.input.SetValue("") }
+
+// SetWidth sets the width of the field's line.
+func (f *FilterField) SetWidth(width int) { f.input.SetWidth(max(1, width-2)) }
+
+// Value is the filter text.
+func (f *FilterField) Value() string { return f.input.Value() }
+
+// View draws the field's line.
+func (f *FilterField) View() string { return f.input.View() }
+
+// Update takes a key while the field is active.
+func (f *FilterField) Update(msg tea.KeyPressMsg, k *KeyMap) (FilterAction, tea.Cmd) {
+	switch {
+	case key.Matches(msg, k.Back):
+		f.close()
+		f.Clear()
+		return FilterCleared, nil
+	case key.Matches(msg, k.Confirm):
+		f.close()
+		return FilterKept, nil
+	case msg.String() == "up" || msg.String() == "down":
+		f.close()
+		return FilterLeft, nil
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	return FilterEdited, cmd
+}
+
+func (f *FilterField) close() {
+	f.active = false
+	f.input.Blur()
+}
