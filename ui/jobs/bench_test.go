@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ func manyJobs(n int) []model.RunningJob {
 
 // paneWith is a 120×40 dashboard over n executions, progress known for the
 // visible ones, as after a poll and its status round.
-func paneWith(b *testing.B, n int) *Pane {
+func paneWith(tb testing.TB, n int) *Pane {
 	p := newTestPane(nil, 120, 40, func() time.Time { return clockAt })
 	p.Init()
 	p.Update(pollMsg{req: p.polling.req, jobs: manyJobs(n)})
@@ -65,28 +66,29 @@ func BenchmarkMergePoll(b *testing.B) {
 	}
 }
 
-// The ratio the issue asks for, checked where benchmarks can be read:
-// View over 10,000 executions at most 1.5× View over 100.
+// The ratio the issue asks for, checked in every test run: View over
+// 10,000 executions at most 1.5× View over 100. Each size is timed five
+// times, alternately, and the best of each compared, so that a busy moment
+// on a shared machine does not decide the outcome.
 func TestViewCostDoesNotGrowWithTheList(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing comparison")
 	}
-	small := testing.Benchmark(func(b *testing.B) {
-		p := paneWith(b, 100)
-		b.ResetTimer()
-		for b.Loop() {
+	const views = 200
+	timeViews := func(p *Pane) time.Duration {
+		start := time.Now()
+		for range views {
 			_ = p.View()
 		}
-	})
-	large := testing.Benchmark(func(b *testing.B) {
-		p := paneWith(b, 10_000)
-		b.ResetTimer()
-		for b.Loop() {
-			_ = p.View()
-		}
-	})
-	ratio := float64(large.NsPerOp()) / float64(small.NsPerOp())
-	t.Logf("View: 100 rows %d ns/op, 10,000 rows %d ns/op, ratio %.2f", small.NsPerOp(), large.NsPerOp(), ratio)
+		return time.Since(start)
+	}
+	smallPane, largePane := paneWith(t, 100), paneWith(t, 10_000)
+	small, large := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	for range 5 {
+		small, large = min(small, timeViews(smallPane)), min(large, timeViews(largePane))
+	}
+	ratio := float64(large) / float64(small)
+	t.Logf("View: 100 rows %s, 10,000 rows %s per view, ratio %.2f", small/views, large/views, ratio)
 	if ratio > 1.5 {
 		t.Errorf("View over 10,000 executions costs %.2f× View over 100, want at most 1.5×", ratio)
 	}

@@ -13,10 +13,10 @@ import (
 // Commands implements common.Commander.
 func (p *Pane) Commands() []common.Command {
 	return []common.Command{
-		{Name: "trigger", Args: "PATH|ID", Help: "trigger a job", Run: refCommand("trigger", func(args string) tea.Msg {
+		{Name: "trigger", Args: "PATH|ID|UUID", Help: "trigger a job", Run: refCommand("trigger", func(args string) tea.Msg {
 			return triggerRequest{ref: parseRef(args)}
 		})},
-		{Name: "stop", Args: "PATH|ID", Help: "stop a job (asks first)", Run: refCommand("stop", func(args string) tea.Msg {
+		{Name: "stop", Args: "PATH|ID|UUID", Help: "stop a job (asks first)", Run: refCommand("stop", func(args string) tea.Msg {
 			return stopAsk{ref: parseRef(args), label: args}
 		})},
 		{Name: "seq", Args: "ID|PATH… [name=value…]", Help: "trigger jobs and their dependents in sequence", Run: func(args string) tea.Msg {
@@ -26,7 +26,7 @@ func (p *Pane) Commands() []common.Command {
 			}
 			return req
 		}},
-		{Name: "history", Args: "PATH|ID", Help: "history of a job", Run: refCommand("history", func(args string) tea.Msg {
+		{Name: "history", Args: "PATH|ID|UUID", Help: "history of a job", Run: refCommand("history", func(args string) tea.Msg {
 			return historyLookup{ref: parseRef(args)}
 		})},
 		{Name: "details", Args: "EXECUTION-ID", Help: "details of a job execution", Run: func(args string) tea.Msg {

@@ -252,6 +252,8 @@ func TestCommands(t *testing.T) {
 	}{
 		{"trigger", "/Data/ImportJobs/Orders.imp", triggerRequest{ref: api.Path("/Data/ImportJobs/Orders.imp")}},
 		{"trigger", "21", triggerRequest{ref: api.FileID(21)}},
+		{"trigger", "9e6635dd-0000-4000-8000-000000000141", triggerRequest{ref: api.UUID("9e6635dd-0000-4000-8000-000000000141")}},
+		{"trigger", "Orders.imp", triggerRequest{ref: api.Path("Orders.imp")}},
 		{"stop", "/Data/ImportJobs/Events.imp", stopAsk{ref: api.Path("/Data/ImportJobs/Events.imp"), label: "/Data/ImportJobs/Events.imp"}},
 		{"history", "21", historyLookup{ref: api.FileID(21)}},
 		{"seq", "21 /Data/ImportJobs/Orders.imp minAmount=100 region=", sequenceRequest{
