@@ -371,3 +371,50 @@ func waitEnded(t *testing.T, client *api.Client, execID int64) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// Sequential trigger against the real server: a path with a variable
+// becomes a plan shown at once, whose execution's state follows the run
+// (here it is stopped, and the plan says CANCELED); a chain holding a
+// workbook that is not data-driven is refused in the server's words.
+func TestSequentialTriggerPlanFollowsTheRun(t *testing.T) {
+	pl := startPlatform(t, nil)
+	events := api.Path("/Data/ImportJobs/Events.imp")
+	if _, err := pl.client.TriggerJob(t.Context(), events); err != nil { // so that its path resolves to a file id
+		t.Fatal(err)
+	}
+	p := newTestPane(pl.client, 100, 12, time.Now)
+	p.polling.every = 0
+	u := newPump(t, p)
+	defer u.drain()
+
+	req, err := parseSequence("/Data/ImportJobs/Events.imp minAmount=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := p.Update(req)
+	u.run(cmd)
+	u.until("the plan", 10*time.Second, func() bool { return p.plan != nil })
+	if p.mode != modePlan || len(p.plan.entries) == 0 || !p.plan.entries[0].Trigger {
+		t.Fatalf("plan %+v in mode %d", p.plan, p.mode)
+	}
+	exec := p.plan.entries[0].JobExecutionID
+	u.until("the plan's execution running", 20*time.Second, func() bool {
+		return p.plan.states[exec].Canonical() == model.StateRunning
+	})
+	if err := pl.client.StopJob(t.Context(), events); err != nil {
+		t.Fatal(err)
+	}
+	u.until("CANCELED in the plan", 20*time.Second, func() bool { return p.plan.states[exec].Final() })
+	if view := screen(p.View()); !strings.Contains(view, "CANCELED") || !strings.Contains(view, "1 of 1 triggered executions ended") {
+		t.Errorf("plan after the stop:\n%s", view)
+	}
+
+	req, _ = parseSequence("/Data/ImportJobs/Customers.imp")
+	_, cmd = p.Update(req)
+	u.run(cmd)
+	u.until("the refusal", 10*time.Second, func() bool {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		return containsStatus(u.other, "is not data-driven")
+	})
+}
