@@ -112,7 +112,7 @@ func (s *Server) planBackup(w http.ResponseWriter, r *http.Request, ids []any) (
 		writeError(w, err)
 		return backupPlan{}, false
 	}
-	below, err := s.store.Descendants(ctx, folder)
+	below, err := s.store.DescendantsOutline(ctx, folder)
 	if err != nil {
 		writeError(w, err)
 		return backupPlan{}, false

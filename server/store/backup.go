@@ -54,10 +54,11 @@ type Exported struct {
 	Groups []GroupPermission
 }
 
-// ExportBatch reads the representations and (withGroups) the group entries
-// of files, a query for each rather than one per file; sources are the
-// files' sources as SourcesBelow returned them. Callers pass a few hundred
-// files at a time, which keeps memory flat however large the tree.
+// ExportBatch reads the representations, descriptions and (withGroups) the
+// group entries of files, a query for each rather than one per file; files
+// may come from DescendantsOutline; sources are the files' sources as
+// SourcesBelow returned them. Callers pass a few hundred files at a time,
+// which keeps memory flat however large the tree.
 func (q Queries) ExportBatch(ctx context.Context, files []File, sources map[int64][]File, withGroups bool) ([]Exported, error) {
 	if len(files) == 0 {
 		return nil, nil
@@ -69,14 +70,15 @@ func (q Queries) ExportBatch(ctx context.Context, files []File, sources map[int6
 		ids[i], index[f.ID], out[i].File = f.ID, i, f
 	}
 	in := `(?` + strings.Repeat(",?", len(ids)-1) + `)`
-	err := q.eachRow(ctx, `SELECT id, config FROM files WHERE config IS NOT NULL AND id IN `+in, ids, func(rows *sql.Rows) error {
+	err := q.eachRow(ctx, `SELECT id, config, description FROM files WHERE config IS NOT NULL AND id IN `+in, ids, func(rows *sql.Rows) error {
 		var id int64
-		var raw string
-		if err := rows.Scan(&id, &raw); err != nil {
+		var raw, description string
+		if err := rows.Scan(&id, &raw, &description); err != nil {
 			return err
 		}
-		f := files[index[id]]
-		cfg, err := configurationOf(f, raw, sources[id])
+		f := &out[index[id]].File
+		f.Description = description
+		cfg, err := configurationOf(*f, raw, sources[id])
 		if err != nil {
 			return err
 		}

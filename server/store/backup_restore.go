@@ -57,10 +57,13 @@ type restoreEntry struct {
 	target   string // its path in the tree
 	origUUID string // file.uuid of its representation
 	sources  []sourceLink
-	existing *File // what the target path holds before the restore
+	existing *File // what the target path holds before the restore (description dropped)
 	skipped  string
 	meta     archive.FileMeta
-	created  File
+	// createdUUID is the UUID of the file made from the entry, for the
+	// entries that read from it; only that is kept, so what a restore holds
+	// per entry does not grow with the entry's body.
+	createdUUID string
 }
 
 // sourceLink is one source of a file: another entry of the archive
@@ -247,6 +250,7 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 		if err != nil {
 			return err
 		}
+		f.Description = "" // identity and permissions are all the restore needs of it
 		e.existing = &f
 		switch {
 		case f.IsFolder() != e.IsFolder():
@@ -540,16 +544,15 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 		return err
 	}
 	if e.existing == nil {
-		e.created, err = r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), Permissions: perms})
+		folder, err := r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), Permissions: perms})
 		if err != nil {
 			return fmt.Errorf("restore %s: %w", e.target, err)
 		}
-		r.folders[e.target] = e.created
+		r.folders[e.target] = folder
 		return nil
 	}
 	// A folder that exists is kept; overwrite takes its recorded owner and permissions.
-	e.created = *e.existing
-	r.folders[e.target] = e.created
+	r.folders[e.target] = *e.existing
 	if !r.opt.Overwrite {
 		return nil
 	}
@@ -583,7 +586,7 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 	cfg.Sources = make([]model.SourceRef, len(e.sources))
 	for k, link := range e.sources {
 		if link.internal >= 0 {
-			cfg.Sources[k] = model.SourceRef{UUID: r.entries[link.internal].created.UUID}
+			cfg.Sources[k] = model.SourceRef{UUID: r.entries[link.internal].createdUUID}
 		} else {
 			cfg.Sources[k] = model.SourceRef{UUID: link.external.UUID}
 		}
@@ -601,13 +604,14 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 			return err
 		}
 	}
-	e.created, err = r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms})
+	created, err := r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms})
 	if err != nil {
 		if errors.Is(err, ErrBadInput) {
 			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
 		}
 		return fmt.Errorf("restore %s: %w", e.target, err)
 	}
+	e.createdUUID = created.UUID
 	return nil
 }
 

@@ -126,8 +126,17 @@ func (q Queries) fileWhere(ctx context.Context, what, where string, arg any) (Fi
 	return f, nil
 }
 
+// outlineColumns are fileColumns with an empty description, for a listing
+// a backup holds while it runs, which must not grow with what users write
+// in descriptions (ExportBatch reads them a batch at a time).
+var outlineColumns = strings.Replace(fileColumns, "f.description", "''", 1)
+
 func (q Queries) filesWhere(ctx context.Context, what, where string, args ...any) ([]File, error) {
-	rows, err := q.q.QueryContext(ctx, `SELECT `+fileColumns+fileFrom+where, args...)
+	return q.filesSelect(ctx, what, fileColumns, where, args...)
+}
+
+func (q Queries) filesSelect(ctx context.Context, what, columns, where string, args ...any) ([]File, error) {
+	rows, err := q.q.QueryContext(ctx, `SELECT `+columns+fileFrom+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -181,12 +190,21 @@ func (q Queries) Children(ctx context.Context, parentID int64) ([]File, error) {
 // Descendants returns everything below a folder (not the folder), by path,
 // so that every folder comes before its contents.
 func (q Queries) Descendants(ctx context.Context, folder File) ([]File, error) {
+	return q.descendants(ctx, folder, fileColumns)
+}
+
+// DescendantsOutline is Descendants without the descriptions.
+func (q Queries) DescendantsOutline(ctx context.Context, folder File) ([]File, error) {
+	return q.descendants(ctx, folder, outlineColumns)
+}
+
+func (q Queries) descendants(ctx context.Context, folder File, columns string) ([]File, error) {
 	what := fmt.Sprintf("contents of %s", folder.Path)
 	if folder.ID == RootID {
-		return q.filesWhere(ctx, what, `WHERE f.id <> ? ORDER BY f.path`, RootID)
+		return q.filesSelect(ctx, what, columns, `WHERE f.id <> ? ORDER BY f.path`, RootID)
 	}
 	// '0' follows '/' in byte order: the range holds exactly the paths below.
-	return q.filesWhere(ctx, what, `WHERE f.path > ? AND f.path < ? ORDER BY f.path`, folder.Path+"/", folder.Path+"0")
+	return q.filesSelect(ctx, what, columns, `WHERE f.path > ? AND f.path < ? ORDER BY f.path`, folder.Path+"/", folder.Path+"0")
 }
 
 // FilesOfKind returns every file of a kind, by configuration id.
