@@ -427,7 +427,12 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	})
-	if err != nil {
+	var dependents *store.DependentsError
+	switch {
+	case errors.As(err, &dependents): // named only as far as the uploader may see them
+		s.refuseDependents(w, r, dependents)
+		return
+	case err != nil:
 		writeArchiveError(w, err)
 		return
 	}

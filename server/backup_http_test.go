@@ -307,6 +307,36 @@ func TestRestoreOverwriteRefusesDownstreamDependents(t *testing.T) {
 	}
 }
 
+// TestRestoreOverwriteHidesInvisibleDependents: an overwrite refused for a
+// dependent the uploader may not see counts it without naming it.
+func TestRestoreOverwriteHidesInvisibleDependents(t *testing.T) {
+	srv, p := demo(t)
+	body := buildArchive(t, nil, archiveFile{path: "C.dst", cfg: connectionConfig("C")})
+	p.restore("analyst", "/Analytics/Proj", body)
+	ctx := context.Background()
+	private, err := srv.Store().CreateFile(ctx, store.NewFile{Path: "/Private", OwnerID: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Store().SetOthers(ctx, private.ID, model.Flags{}); err != nil {
+		t.Fatal(err)
+	}
+	secret := &model.Configuration{Version: "1", TypeID: "das.WorkbookType", Properties: map[string][]string{"sql": {"SELECT 1"}},
+		Sources: []model.SourceRef{{Path: "/Analytics/Proj/C.dst"}}}
+	if _, err := srv.Store().CreateFile(ctx, store.NewFile{Path: "/Private/Secret Plan.wbk", OwnerID: 1, Config: secret}); err != nil {
+		t.Fatal(err)
+	}
+	a := p.upload("analyst", restoreURL("/Analytics/Proj", model.FlagOverwrite), "application/zip", body)
+	f := p.wantFailure(a, http.StatusConflict, "1 you may not see")
+	if strings.Contains(string(a.body), "Secret Plan") || len(f.Paths) != 0 {
+		t.Fatalf("the refusal names a file the uploader may not see: %s", a.body)
+	}
+	f = p.wantFailure(p.upload("admin", restoreURL("/Analytics/Proj", model.FlagOverwrite), "application/zip", body), http.StatusConflict, "still used by")
+	if !reflect.DeepEqual(f.Paths, []string{"/Private/Secret Plan.wbk"}) {
+		t.Fatalf("admin sees dependents %v", f.Paths)
+	}
+}
+
 func TestRestoreOwners(t *testing.T) {
 	srv, p := demo(t)
 	body := p.backup("admin", "/Analytics/Finance", model.FlagIncludeOwner, model.FlagIgnoreMissingDependencies)
