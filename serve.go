@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -27,6 +28,12 @@ func runServe(args []string) error {
 	dataDir := fs.String("data", "", "data directory (created if missing)")
 	demo := fs.Bool("demo-data", false, "seed demo users and a demo tree into an empty data directory")
 	maxJobs := fs.Int("max-jobs", 0, "job executions running at once (0: the CPU count)")
+	defaults := archive.DefaultLimits
+	var limits archive.Limits
+	fs.Int64Var(&limits.MaxUploadBytes, "restore-max-upload", defaults.MaxUploadBytes, "bytes a restore upload (the ZIP as sent) may hold")
+	fs.Int64Var(&limits.MaxTotalBytes, "restore-max-total", defaults.MaxTotalBytes, "uncompressed bytes a restore archive may hold in all")
+	fs.Int64Var(&limits.MaxEntryBytes, "restore-max-entry", defaults.MaxEntryBytes, "uncompressed bytes one entry of a restore archive may hold")
+	fs.IntVar(&limits.MaxEntries, "restore-max-entries", defaults.MaxEntries, "entries a restore archive may hold")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -36,7 +43,11 @@ func runServe(args []string) error {
 	if *dataDir == "" {
 		return errors.New("serve: --data DIR is required")
 	}
-	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD"), MaxConcurrentJobs: *maxJobs}
+	if limits.MaxUploadBytes <= 0 || limits.MaxTotalBytes <= 0 || limits.MaxEntryBytes <= 0 || limits.MaxEntries <= 0 {
+		return errors.New("serve: the --restore-max-* caps must be positive")
+	}
+	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD"),
+		MaxConcurrentJobs: *maxJobs, ArchiveLimits: limits}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	running, err := server.Start(cfg, *addr)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapconsole/dapconsole/server/archive/archivetest"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -124,6 +127,32 @@ func TestServe(t *testing.T) {
 	stop(t, cmd, syscall.SIGINT)
 }
 
+// TestServeRestoreCaps: the archive caps of a restore are set on the
+// command line; an archive past them is refused with 413.
+func TestServeRestoreCaps(t *testing.T) {
+	base, cmd := serve(t, nil, "--data", t.TempDir(), "--demo-data", "--restore-max-entries", "2")
+	defer stop(t, cmd, syscall.SIGTERM)
+	restore := func(body []byte) (int, string) {
+		req, _ := http.NewRequest(http.MethodPut, base+"/api/filesystem/folders/%2FCapped/restore", bytes.NewReader(body))
+		req.SetBasicAuth("admin", "admin")
+		req.Header.Set("Content-Type", "application/zip")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		reason, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(reason)
+	}
+	if code, reason := restore(archivetest.Build(archivetest.Entry{Name: "a/"}, archivetest.Entry{Name: "b/"})); code != http.StatusOK {
+		t.Fatalf("two entries: %d %s", code, reason)
+	}
+	three := archivetest.Build(archivetest.Entry{Name: "c/"}, archivetest.Entry{Name: "d/"}, archivetest.Entry{Name: "e/"})
+	if code, reason := restore(three); code != http.StatusRequestEntityTooLarge || !strings.Contains(reason, "at most 2") {
+		t.Fatalf("three entries: %d %s", code, reason)
+	}
+}
+
 func TestServeAdminPassword(t *testing.T) {
 	base, cmd := serve(t, []string{"DAP_ADMIN_PASSWORD=correct horse"}, "--data", t.TempDir())
 	if code := getAs(t, base+"/api/filesystem/root-folder", "admin", "correct horse"); code != http.StatusOK {
@@ -145,6 +174,7 @@ func TestServeRefuses(t *testing.T) {
 		{"no data directory", []string{"serve", "--addr", "127.0.0.1:0"}, "--data"},
 		{"bad address", []string{"serve", "--addr", "127.0.0.1:99999", "--data", t.TempDir(), "--demo-data"}, "listen"},
 		{"stray argument", []string{"serve", "--data", t.TempDir(), "now"}, "now"},
+		{"a cap of zero", []string{"serve", "--data", t.TempDir(), "--demo-data", "--restore-max-entries", "0"}, "positive"},
 		{"encrypt without value", []string{"encrypt", "--data", t.TempDir()}, "usage"},
 	}
 	for _, tc := range cases {
