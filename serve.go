@@ -28,6 +28,18 @@ func runServe(args []string) error {
 	dataDir := fs.String("data", "", "data directory (created if missing)")
 	demo := fs.Bool("demo-data", false, "seed demo users and a demo tree into an empty data directory")
 	maxJobs := fs.Int("max-jobs", 0, "job executions running at once (0: the CPU count)")
+	var fileRoots []string
+	fs.Func("file-root", "a directory file-system and SQLite connections may reach, besides DATA/files (repeatable)", func(dir string) error {
+		info, err := os.Stat(dir)
+		if err != nil {
+			return err
+		}
+		if !info.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		fileRoots = append(fileRoots, dir)
+		return nil
+	})
 	defaults := archive.DefaultLimits
 	var limits archive.Limits
 	fs.Int64Var(&limits.MaxUploadBytes, "restore-max-upload", defaults.MaxUploadBytes, "bytes a restore upload (the ZIP as sent) may hold")
@@ -48,6 +60,11 @@ func runServe(args []string) error {
 	}
 	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD"),
 		MaxConcurrentJobs: *maxJobs, ArchiveLimits: limits}
+	if len(fileRoots) > 0 {
+		// The demo's and the console's file connections live in DATA/files; a
+		// root given here widens what connections reach, never narrows it.
+		cfg.FileRoots = append([]string{server.FilesDir(*dataDir)}, fileRoots...)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	running, err := server.Start(cfg, *addr)

@@ -108,7 +108,7 @@ func stop(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) {
 
 func TestServe(t *testing.T) {
 	dir := t.TempDir()
-	base, cmd := serve(t, nil, "--data", dir, "--demo-data")
+	base, cmd := serve(t, nil, "--data", dir, "--demo-data", "--file-root", t.TempDir())
 	if code := getAs(t, base+"/api/filesystem/root-folder", "admin", "admin"); code != http.StatusOK {
 		t.Fatalf("root as admin: %d", code)
 	}
@@ -174,6 +174,7 @@ func TestServeRefuses(t *testing.T) {
 		{"no data directory", []string{"serve", "--addr", "127.0.0.1:0"}, "--data"},
 		{"bad address", []string{"serve", "--addr", "127.0.0.1:99999", "--data", t.TempDir(), "--demo-data"}, "listen"},
 		{"stray argument", []string{"serve", "--data", t.TempDir(), "now"}, "now"},
+		{"a file root that does not exist", []string{"serve", "--data", t.TempDir(), "--demo-data", "--file-root", "/nonexistent/dap-root"}, "/nonexistent/dap-root"},
 		{"a cap of zero", []string{"serve", "--data", t.TempDir(), "--demo-data", "--restore-max-entries", "0"}, "positive"},
 		{"encrypt without value", []string{"encrypt", "--data", t.TempDir()}, "usage"},
 	}
