@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"container/list"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -64,13 +65,15 @@ type Engine struct {
 	db    *sql.DB
 	cat   Catalog
 	roots []string
-	slots chan struct{}
+	limit int // executions that may run at once
 
-	mu     sync.Mutex
-	active map[int64]*run
-	closed bool
-	wg     sync.WaitGroup
-	stop   chan struct{} // closed by Close, ends schedules
+	mu      sync.Mutex
+	active  map[int64]*run
+	holding int        // executions holding one of the limit's slots
+	waiting *list.List // of *run ready to run, in the order they became ready
+	closed  bool
+	wg      sync.WaitGroup
+	stop    chan struct{} // closed by Close, ends schedules
 }
 
 // run is an execution that has not ended yet.
@@ -86,6 +89,8 @@ type run struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	done   chan struct{}
+	turn   chan struct{} // closed when the run is given a slot
+	queued *list.Element // its place in Engine.waiting while it waits there
 
 	mu       sync.Mutex
 	state    model.JobState
@@ -111,10 +116,10 @@ func Open(ctx context.Context, db *sql.DB, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{
-		db: db, cat: cfg.Catalog, roots: roots,
-		slots:  make(chan struct{}, limit),
-		active: make(map[int64]*run),
-		stop:   make(chan struct{}),
+		db: db, cat: cfg.Catalog, roots: roots, limit: limit,
+		active:  make(map[int64]*run),
+		waiting: list.New(),
+		stop:    make(chan struct{}),
 	}
 	if err := e.recoverInterrupted(ctx); err != nil {
 		return nil, err
@@ -203,7 +208,7 @@ func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars
 	runCtx, cancel := context.WithCancelCause(context.Background())
 	r := &run{
 		id: id, file: f, user: user, trigger: trigger, vars: vars, created: created, after: after,
-		ctx: runCtx, cancel: cancel, done: make(chan struct{}), state: model.StateQueued,
+		ctx: runCtx, cancel: cancel, done: make(chan struct{}), turn: make(chan struct{}), state: model.StateQueued,
 	}
 	e.mu.Lock()
 	if e.closed {
@@ -219,13 +224,76 @@ func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars
 	return r, nil
 }
 
-func (e *Engine) launch(r *run) { go e.execute(r) }
+// launch starts an execution's goroutine. One without upstream steps takes
+// its place in the queue first, so that executions start in the order they
+// were triggered, whichever goroutine the scheduler happens to run first.
+func (e *Engine) launch(r *run) {
+	if len(r.after) == 0 {
+		e.admit(r)
+	}
+	go e.execute(r)
+}
 
-// execute waits for its turn, does the work and records how it ended.
+// admit gives a ready run a slot now if one is free and nobody waits
+// longer, and otherwise puts it at the end of the queue.
+func (e *Engine) admit(r *run) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.holding < e.limit && e.waiting.Len() == 0 {
+		e.holding++
+		close(r.turn)
+		return
+	}
+	r.queued = e.waiting.PushBack(r)
+}
+
+// release hands a finished run's slot to the run that has waited longest.
+func (e *Engine) release() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if front := e.waiting.Front(); front != nil {
+		next := e.waiting.Remove(front).(*run)
+		next.queued = nil
+		close(next.turn)
+		return
+	}
+	e.holding--
+}
+
+// awaitTurn waits until the admitted run holds a slot, or until it is
+// canceled; a canceled run leaves the queue, or passes on a slot it was
+// given at the same moment.
+func (e *Engine) awaitTurn(r *run) error {
+	select {
+	case <-r.turn:
+		return nil
+	case <-r.ctx.Done():
+	}
+	e.mu.Lock()
+	waited := r.queued != nil
+	if waited {
+		e.waiting.Remove(r.queued)
+		r.queued = nil
+	}
+	e.mu.Unlock()
+	if !waited {
+		e.release()
+	}
+	return context.Cause(r.ctx)
+}
+
+// execute waits for its turn, does the work and records how it ended. The
+// slot is held until the outcome (and the data) is recorded, so that at most
+// the limit's number of executions run or publish at once.
 func (e *Engine) execute(r *run) {
 	defer e.wg.Done()
-	res, err := e.runWhenReady(r)
-	e.finish(r, res, err)
+	if err := e.waitTurn(r); err != nil {
+		e.finish(r, result{}, err)
+	} else {
+		res, err := e.start(r)
+		e.finish(r, res, err)
+		e.release()
+	}
 	e.mu.Lock()
 	delete(e.active, r.id)
 	e.mu.Unlock()
@@ -239,23 +307,27 @@ func (u errUpstream) Error() string {
 	return fmt.Sprintf("canceled: upstream execution %d did not complete", u.id)
 }
 
-func (e *Engine) runWhenReady(r *run) (result, error) {
+// waitTurn waits for the run's upstream steps to end well and then for a
+// slot; on success the run holds a slot, which the caller releases.
+func (e *Engine) waitTurn(r *run) error {
 	for _, up := range r.after {
 		select {
 		case <-up.done:
 		case <-r.ctx.Done():
-			return result{}, context.Cause(r.ctx)
+			return context.Cause(r.ctx)
 		}
 		if s := up.currentState(); s != model.StateCompleted && s != model.StateCompletedWithWarnings {
-			return result{}, errUpstream{up.id}
+			return errUpstream{up.id}
 		}
 	}
-	select {
-	case e.slots <- struct{}{}:
-	case <-r.ctx.Done():
-		return result{}, context.Cause(r.ctx)
+	if len(r.after) > 0 {
+		e.admit(r) // a sequence step queues once its upstream steps ended well
 	}
-	defer func() { <-e.slots }()
+	return e.awaitTurn(r)
+}
+
+// start marks the run RUNNING and does its work.
+func (e *Engine) start(r *run) (result, error) {
 	if r.ctx.Err() != nil {
 		return result{}, context.Cause(r.ctx)
 	}

@@ -130,10 +130,11 @@ func TestStopCancelsWithinASecondAndKeepsNoData(t *testing.T) {
 	fx := newFixture(t, 1)
 	running := fx.paced("/Data/ImportJobs/running.imp", 2000)
 	queued := fx.paced("/Data/ImportJobs/queued.imp", 2000)
+	// Executions start in the order they were triggered, so the first takes
+	// the only slot and the second waits, however the goroutines are scheduled.
 	runningID := fx.trigger(running)
-	queuedID := fx.trigger(queued)
-	var progress model.Progress
-	for progress == 0 {
+	fx.trigger(queued)
+	fx.waitFor("progress of the first import", func() bool {
 		st, err := fx.engine.Status(context.Background(), running.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -141,11 +142,8 @@ func TestStopCancelsWithinASecondAndKeepsNoData(t *testing.T) {
 		if st.JobStatus.Final() {
 			t.Fatalf("the paced import ended before it could be stopped: %+v", st)
 		}
-		if st.JobProgress != nil {
-			progress = *st.JobProgress
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return st.JobProgress != nil && *st.JobProgress > 0
+	})
 	if st, _ := fx.engine.Status(context.Background(), queued.ID); st.JobStatus != model.StateQueued || !st.StartTime.Present || st.StartTime.Valid() {
 		t.Fatalf("second job %+v, want QUEUED with a null start-time", st)
 	}
@@ -172,9 +170,32 @@ func TestStopCancelsWithinASecondAndKeepsNoData(t *testing.T) {
 	if _, err := fx.engine.DataOwner(context.Background(), runningID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("data of a canceled run: %v", err)
 	}
-	_ = queuedID
 	if err := fx.engine.Stop(context.Background(), running.ID); !errors.Is(err, ErrNotRunning) {
 		t.Errorf("stop with nothing running: %v, want ErrNotRunning", err)
+	}
+}
+
+func TestExecutionsStartInTheOrderTriggered(t *testing.T) {
+	fx := newFixture(t, 1)
+	blocker := fx.paced("/Data/ImportJobs/blocker.imp", 1000)
+	fx.trigger(blocker)
+	var waiting []File
+	for i := range 6 {
+		f := fx.importJob("/Data/ImportJobs/waiting"+strconv.Itoa(i)+".imp", SampleCustomers, nil)
+		fx.trigger(f)
+		waiting = append(waiting, f)
+	}
+	if err := fx.engine.Stop(context.Background(), blocker.ID); err != nil {
+		t.Fatal(err)
+	}
+	// One slot: each execution starts only once the one triggered before it has stopped.
+	previous := fx.waitFinal(blocker)
+	for _, f := range waiting {
+		st := fx.waitFinal(f)
+		if st.JobStatus != model.StateCompleted || st.StartTime.Time.Before(previous.StopTime.Time) {
+			t.Fatalf("%s %+v started before the execution triggered ahead of it stopped (%v)", f.Path, st, previous.StopTime.Time)
+		}
+		previous = st
 	}
 }
 
@@ -225,9 +246,10 @@ func TestRestartSettlesEveryExecution(t *testing.T) {
 	long := fx.paced("/Data/ImportJobs/long.imp", 1000)
 	fx.trigger(long)
 	fx.trigger(long)
-	for len(fx.engine.Running()) == 0 || fx.engine.Running()[0].JobStatus != model.StateRunning {
-		time.Sleep(10 * time.Millisecond)
-	}
+	fx.waitFor("the first execution running", func() bool {
+		running := fx.engine.Running()
+		return len(running) == 2 && running[0].JobStatus == model.StateRunning
+	})
 	// A graceful close cancels both.
 	if err := fx.engine.Close(); err != nil {
 		t.Fatal(err)
@@ -258,9 +280,7 @@ func TestRestartSettlesEveryExecution(t *testing.T) {
 
 func TestWorkbookBindsVariablesAndReadsOnlyItsInputs(t *testing.T) {
 	fx := newFixture(t, 2)
-	orders := fx.importJob("/Data/ImportJobs/Orders 2026.imp", SampleOrders, nil)
-	fx.trigger(orders)
-	fx.waitFinal(orders)
+	orders := fx.imported("/Data/ImportJobs/Orders 2026.imp", SampleOrders)
 	wb := func(sql string, vars map[string]string) File {
 		props := map[string]string{propSQL: sql, "variable.region": "north"}
 		return fx.cat.add("/Analytics/wb"+strconv.Itoa(int(fx.cat.next))+".wbk", props, orders)
@@ -432,19 +452,13 @@ func TestScheduleKeepsJobsRunningUntilClose(t *testing.T) {
 	long := fx.paced("/Data/ImportJobs/long.imp", 100)
 	before := runtime.NumGoroutine()
 	fx.engine.Schedule([]File{long}, time.Hour, "admin")
-	deadline := time.Now().Add(5 * time.Second)
-	for len(fx.engine.Running()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if len(fx.engine.Running()) != 1 {
-		t.Fatal("the schedule did not trigger")
-	}
+	fx.waitFor("the scheduled trigger", func() bool { return len(fx.engine.Running()) == 1 })
 	fx.engine.Close()
 	if n := fx.count(`SELECT count(*) FROM job_executions WHERE state IN ('QUEUED', 'RUNNING')`); n != 0 {
 		t.Errorf("%d executions still active after Close", n)
 	}
 	// database/sql may keep a connection goroutine a moment longer; the engine's own must be gone.
-	deadline = time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(2 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -481,9 +495,7 @@ func TestSequenceCancelsDependentsOfAFailedStep(t *testing.T) {
 
 func TestExportStaysInsideItsConnection(t *testing.T) {
 	fx := newFixture(t, 2)
-	imp := fx.importJob("/Data/ImportJobs/orders.imp", SampleOrders, nil)
-	fx.trigger(imp)
-	fx.waitFinal(imp)
+	imp := fx.imported("/Data/ImportJobs/orders.imp", SampleOrders)
 	for _, path := range []string{"../outside.csv", "../../etc/x.csv", ""} {
 		exp := fx.cat.add("/Exports/e"+strconv.Itoa(int(fx.cat.next))+".exp", map[string]string{propPath: path}, imp, fx.fsConn)
 		fx.trigger(exp)

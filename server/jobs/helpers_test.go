@@ -148,22 +148,61 @@ func (fx *fixture) trigger(f File) int64 {
 	return ex.ID
 }
 
-// waitFinal polls the file's status until its newest execution has ended.
+// waitFinal waits until every execution of the file has ended, on the
+// engine's own signal, and returns the file's status.
 func (fx *fixture) waitFinal(f File) model.JobStatus {
 	fx.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		st, err := fx.engine.Status(context.Background(), f.ID)
-		if err != nil {
-			fx.t.Fatal(err)
+	deadline := time.After(time.Minute)
+	for _, done := range fx.endings(f) {
+		select {
+		case <-done:
+		case <-deadline:
+			fx.t.Fatalf("%s did not end within a minute", f.Path)
 		}
-		if st.JobStatus.Final() {
-			return st
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	fx.t.Fatalf("%s did not end within a minute", f.Path)
-	return model.JobStatus{}
+	st, err := fx.engine.Status(context.Background(), f.ID)
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	if !st.JobStatus.Final() {
+		fx.t.Fatalf("%s is still %s with none of its executions active", f.Path, st.JobStatus)
+	}
+	return st
+}
+
+// endings returns the done channels of the file's active executions.
+func (fx *fixture) endings(f File) []chan struct{} {
+	fx.engine.mu.Lock()
+	defer fx.engine.mu.Unlock()
+	var done []chan struct{}
+	for _, r := range fx.engine.active {
+		if r.file.ID == f.ID {
+			done = append(done, r.done)
+		}
+	}
+	return done
+}
+
+// waitFor polls a condition that no channel announces (progress, a state
+// change) until it holds, for at most a minute.
+func (fx *fixture) waitFor(what string, cond func() bool) {
+	fx.t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			fx.t.Fatalf("%s: not within a minute", what)
+		}
+	}
+}
+
+// imported adds an import job of a sample file and runs it to COMPLETED.
+func (fx *fixture) imported(path, file string) File {
+	fx.t.Helper()
+	f := fx.importJob(path, file, nil)
+	fx.trigger(f)
+	if st := fx.waitFinal(f); st.JobStatus != model.StateCompleted {
+		fx.t.Fatalf("import %s: %+v", path, st)
+	}
+	return f
 }
 
 func (fx *fixture) details(id int64) model.JobDetails {
