@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -263,6 +264,38 @@ func TestStatusErrorStaysUntilDismissed(t *testing.T) {
 	}
 }
 
+// keyCounter is a pane that counts the keys it is given.
+type keyCounter struct {
+	*placeholder
+	keys []string
+}
+
+func (p *keyCounter) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		p.keys = append(p.keys, k.String())
+	}
+	return p, nil
+}
+
+// TestEscDismissesOnlyTheError: the status line says "esc dismiss", so the
+// first esc clears the error and the pane keeps its state (an open
+// permissions editor stays open); the next esc is the pane's.
+func TestEscDismissesOnlyTheError(t *testing.T) {
+	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
+	pane := &keyCounter{placeholder: newPlaceholder(ctx, "Folders", "")}
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{pane}})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(common.StatusMsg{Level: common.LevelError, Text: "403 Forbidden"})
+	typeKeys(t, m, "esc")
+	if m.Status() != "" || len(pane.keys) != 0 {
+		t.Fatalf("after one esc: status %q, pane got %v", m.Status(), pane.keys)
+	}
+	typeKeys(t, m, "esc")
+	if len(pane.keys) != 1 {
+		t.Fatalf("the second esc did not reach the pane: %v", pane.keys)
+	}
+}
+
 func TestUnauthorizedWithoutLoginScreen(t *testing.T) {
 	m := newTestModel(t, false, 80, 24)
 	m.Update(common.UnauthorizedMsg{Err: context.DeadlineExceeded})
@@ -307,5 +340,20 @@ func TestQuietTasksLeaveTheStatusLineAlone(t *testing.T) {
 	m.Update(common.TaskStartedMsg{ID: 8, Label: "reading /Data", Cancel: func() {}})
 	if screen := ansi.Strip(m.Render()); !strings.Contains(screen, "reading /Data…") || strings.Contains(screen, "+1 more") {
 		t.Fatalf("the shown task is not alone in the status line:\n%s", screen)
+	}
+}
+
+// backLister is a pane whose own keys include esc.
+type backLister struct{ *placeholder }
+
+func (p backLister) FullHelp() [][]key.Binding { return [][]key.Binding{{p.ctx.Keys.Back}} }
+
+func TestFullHelpNamesEachKeyOnce(t *testing.T) {
+	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{backLister{newPlaceholder(ctx, "Folders", "")}}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	typeKeys(t, m, "?")
+	if n := strings.Count(ansi.Strip(m.Render()), "esc back"); n != 1 {
+		t.Fatalf("help names esc %d times:\n%s", n, ansi.Strip(m.Render()))
 	}
 }

@@ -71,7 +71,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.focus(common.PaneJobs)
 		return nil
 	case key.Matches(msg, k.Back) && m.status.level == common.LevelError:
+		// The status line says "esc dismiss": esc does that and nothing
+		// more, so the pane behind (permissions, a filter) stays open.
 		m.status.clear()
+		return nil
 	}
 	if blocked, ok := k.BlockedWrite(msg.String()); ok && !m.matchesEnabledKey(msg) {
 		return m.status.set(common.StatusMsg{Level: common.LevelError,
@@ -130,9 +133,27 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	groups := append([][]key.Binding{}, m.panes[m.active].FullHelp()...)
-	groups = append(groups, []key.Binding{k.NextPane, k.Pane1, k.Pane2, k.Pane3, k.Command, k.Help, k.Back, k.Quit})
+	groups = append(groups, withoutListed(groups, k.NextPane, k.Pane1, k.Pane2, k.Pane3, k.Command, k.Help, k.Back, k.Quit))
 	if ro := k.ReadOnlyHelp(); ro != nil {
 		groups = append(groups, ro)
 	}
 	return groups
+}
+
+// withoutListed drops the bindings whose keys the groups already show (a
+// pane that lists esc itself), so help names each key once.
+func withoutListed(groups [][]key.Binding, bindings ...key.Binding) []key.Binding {
+	listed := map[string]bool{}
+	for _, group := range groups {
+		for _, b := range group {
+			listed[b.Help().Key] = true
+		}
+	}
+	var out []key.Binding
+	for _, b := range bindings {
+		if !listed[b.Help().Key] {
+			out = append(out, b)
+		}
+	}
+	return out
 }
