@@ -65,6 +65,10 @@ func (m *Model) headerView() string {
 	if m.ctx.Profile != "" {
 		identity += " (" + m.ctx.Profile + ")"
 	}
+	if m.ctx.Client == nil {
+		// Before the first login there is nobody and nothing to connect to.
+		identity, healthText = "not logged in", ""
+	}
 	candidates := [][2]string{
 		{st.AppName.Render("dapconsole") + " " + tabLine, ro + st.Identity.Render(identity) + " " + healthText},
 		{tabLine, ro + st.Identity.Render(identity) + " " + healthText},

@@ -51,7 +51,7 @@ func deleteBody(msg deleteCheckMsg, sym theme.GraphSymbols) string {
 	case n == 0:
 		b.WriteString("Nothing depends on it.\n")
 	default:
-		fmt.Fprintf(&b, "%s depend on it and stop working without it; the server refuses while any does:\n", plural(n, "file"))
+		fmt.Fprintf(&b, "%s depend on it and stop working without it; the server refuses while any does:\n", common.Plural(n, "file"))
 		deps := slices.Clone(msg.dependents)
 		slices.SortStableFunc(deps, func(a, b model.Dependency) int {
 			if c := cmp.Compare(kindOrder[kindOf(a)], kindOrder[kindOf(b)]); c != 0 {
@@ -93,11 +93,4 @@ func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 		p.graph = nil
 	}
 	return tea.Batch(common.Notify("deleted "+msg.path), p.loadList(0, true), p.changed())
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

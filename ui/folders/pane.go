@@ -85,10 +85,11 @@ func (p *Pane) nextReq(nodeID int64) int {
 }
 
 func (p *Pane) loadRoot() tea.Cmd {
-	req, client := p.nextReq(0), p.ctx.Client
+	client := p.ctx.Client
 	if client == nil {
-		return nil
+		return nil // not logged in yet: LoggedInMsg reads the root
 	}
+	req := p.nextReq(0)
 	return common.StartTask("reading /", common.Quick, func(ctx context.Context) tea.Msg {
 		f, err := client.RootFolder(ctx)
 		return childrenMsg{req: req, folder: f, err: err}

@@ -255,3 +255,16 @@ func TestRowsNeverOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestNotLoggedInSaysSo: at a first start the login screen covers a pane
+// that has no client; it says so instead of a read that never comes.
+func TestNotLoggedInSaysSo(t *testing.T) {
+	p := New(common.NewContext(nil, "", "", "", false))
+	p.SetSize(40, 5)
+	if cmd := p.Init(); cmd != nil {
+		t.Error("a pane with no client starts a read")
+	}
+	if view := ansi.Strip(p.View()); !strings.Contains(view, "not logged in") || strings.Contains(view, "reading") {
+		t.Errorf("view with no client:\n%s", view)
+	}
+}

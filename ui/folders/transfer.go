@@ -64,7 +64,7 @@ func (p *Pane) openBackup(n *node) tea.Cmd {
 		for _, m := range marked {
 			files = append(files, api.FileID(m.id))
 		}
-		label = plural(len(marked), "marked folder") + " of " + folder.path()
+		label = common.Plural(len(marked), "marked folder") + " of " + folder.path()
 	}
 	name := folder.name
 	if folder.parent == nil {
@@ -174,7 +174,7 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 			p.lastBackup = msg.file
 			return common.Notify(fmt.Sprintf("backup written to %s (%s)", msg.file, humanize.IBytes(uint64(msg.bytes))))
 		}
-		cmds := []tea.Cmd{common.Notify(fmt.Sprintf("restored %d files, skipped %d", len(msg.result.Restored), len(msg.result.Skipped)))}
+		cmds := []tea.Cmd{common.Notify(restoredGist(msg.result))}
 		if n := p.tree.byID[msg.folderID]; n != nil && n.state == loaded {
 			cmds = append(cmds, p.load(n))
 		}
@@ -418,7 +418,7 @@ func (m transferDone) failure() []string {
 func (d *transferDialog) restoreSummary(inner int) []string {
 	st := d.ctx.Styles
 	r := d.outcome.result
-	lines := []string{st.StatusNotice.Render(fmt.Sprintf("%s restored %d files, skipped %d", st.Symbols.Notice, len(r.Restored), len(r.Skipped)))}
+	lines := []string{st.StatusNotice.Render(st.Symbols.Notice + " " + restoredGist(r))}
 	for _, s := range r.Skipped {
 		lines = append(lines, ansi.Truncate("  skipped "+s.Path+": "+s.Reason, inner, "…"))
 	}
@@ -434,3 +434,8 @@ func (d *transferDialog) ShortHelp() []key.Binding {
 }
 
 func (d *transferDialog) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+
+// restoredGist says what a restore did: "restored 1 file, skipped 0".
+func restoredGist(r model.RestoreResult) string {
+	return fmt.Sprintf("restored %s, skipped %d", common.Plural(len(r.Restored), "file"), len(r.Skipped))
+}

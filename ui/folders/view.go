@@ -1,11 +1,12 @@
 package folders
 
 import (
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // rowCache keeps each row's rendering until the node, the width or the
@@ -75,6 +76,8 @@ func (p *Pane) treeView(width int) string {
 		lines = append(lines, st.Label.Render(ansi.Truncate("filter /"+p.tree.filter+" (esc clears)", width, "…")))
 	}
 	switch {
+	case p.tree.root == nil && p.ctx.Client == nil:
+		lines = append(lines, st.Empty.Render("not logged in"))
 	case p.tree.root == nil && len(p.requests) > 0:
 		lines = append(lines, st.Empty.Render(p.ctx.Spinner+" reading the root folder…"))
 	case p.tree.root == nil:
@@ -120,7 +123,7 @@ func (p *Pane) renderBreadcrumbs(n *node, width int) string {
 	}
 	line := strings.Join(parts, st.Breadcrumb.Render(st.Symbols.Crumb))
 	if marked := p.tree.markedCount; marked > 0 {
-		line += st.MarkedRow.Render(" · " + plural(marked, "marked folder") + " (b backs them up, esc unmarks)")
+		line += st.MarkedRow.Render(" · " + common.Plural(marked, "marked folder") + " (b backs them up, esc unmarks)")
 	}
 	if ansi.StringWidth(line) > width {
 		line = ansi.TruncateLeft(line, ansi.StringWidth(line)-width+1, "…")
@@ -191,11 +194,4 @@ func padRight(s string, w int) string {
 		return s + strings.Repeat(" ", pad)
 	}
 	return s
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -76,7 +76,7 @@ func (sh *shell) press(code rune) { sh.tm.Send(tea.KeyPressMsg{Code: code}) }
 func TestShellFirstStartShowsTheLoginScreen(t *testing.T) {
 	keyring.MockInit()
 	sh := startShell(t, false, "")
-	sh.waitFor(t, "Log in")
+	sh.waitFor(t, "not logged in") // the header behind the login screen, not "@ ○ connecting"
 	sh.tm.Type(sh.server)
 	sh.press(tea.KeyTab)
 	sh.tm.Type("admin")
