@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +14,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/store"
 	"github.com/dapconsole/dapconsole/ui"
 	"github.com/dapconsole/dapconsole/ui/common"
 	loginscreen "github.com/dapconsole/dapconsole/ui/login"
@@ -30,6 +32,7 @@ func runConsole(args []string) error {
 	user := fs.String("user", "", "user name")
 	profile := fs.String("profile", "", "named profile (see dapconsole login)")
 	readOnly := fs.Bool("read-only", false, "disable every key that writes to the server")
+	serverData := fs.String("server-data", "", "data directory of the server, on the server's host: new connections' passwords leave sealed with its key, as SECURE: values")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -37,8 +40,8 @@ func runConsole(args []string) error {
 		return fmt.Errorf("unexpected argument %q (sub-commands: serve, login, logout, version)", fs.Arg(0))
 	}
 	if *demo {
-		if *serverURL != "" || *profile != "" {
-			return errors.New("--demo runs its own server: leave out --server and --profile")
+		if *serverURL != "" || *profile != "" || *serverData != "" {
+			return errors.New("--demo runs its own server: leave out --server, --profile and --server-data")
 		}
 		return runDemo(*readOnly)
 	}
@@ -54,7 +57,25 @@ func runConsole(args []string) error {
 		client = api.New(session.Profile.Server, session.Profile.User, session.Password)
 	}
 	ctx := common.NewContext(client, session.Profile.Server, session.Profile.User, session.Profile.Name, session.Profile.ReadOnly)
+	if *serverData != "" {
+		if ctx.Seal, err = sealerOf(*serverData); err != nil {
+			return err
+		}
+	}
 	return runProgram(ctx, *readOnly)
+}
+
+// sealerOf seals secrets with the key of the data directory dir. It reads
+// an existing key only: a new one would seal what the server cannot open.
+func sealerOf(dir string) (func(string) string, error) {
+	if _, err := os.Stat(filepath.Join(dir, store.KeyFile)); err != nil {
+		return nil, fmt.Errorf("--server-data %s: no secrets key of a server there: %w", dir, err)
+	}
+	secrets, err := store.OpenSecrets(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--server-data: %w", err)
+	}
+	return secrets.Seal, nil
 }
 
 // lookupSession decides server, user and password: flags, profile,
@@ -87,6 +108,9 @@ func runDemo(readOnly bool) error {
 	}()
 	client := api.New(running.URL, demoUser, demoUser)
 	ctx := common.NewContext(client, running.URL, demoUser, "demo", readOnly)
+	if ctx.Seal, err = sealerOf(dir); err != nil {
+		return err
+	}
 	return runProgram(ctx, readOnly)
 }
 

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +19,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/store"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/connections"
 	"github.com/dapconsole/dapconsole/ui/folders"
@@ -29,9 +33,17 @@ func startConnectionsConsole(t *testing.T, o consoleOpts) (*console, *api.Client
 	if o.user == "" {
 		o.user, o.password = "admin", "admin"
 	}
-	url := demoServer(t, o.wrap)
+	dir := t.TempDir()
+	url := demoServerIn(t, dir, o.wrap)
 	client := api.New(url, o.user, o.password)
 	ctx := common.NewContext(client, "http://dap.test", o.user, "", o.readOnly)
+	if o.sealed {
+		secrets, err := store.OpenSecrets(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx.Seal = secrets.Seal
+	}
 	ctx.Now = func() time.Time { return fixedNow }
 	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{
 		folders.New(ctx),
@@ -150,21 +162,10 @@ func TestConnectionsGolden(t *testing.T) {
 			c.keys("j", "j", "enter")
 			return c.waitQuiet("no dependency endpoint", "reading")
 		}},
-		{"NewConnectionForm", size, func(c *console) string {
-			c.openConnections()
-			c.keys("n")
-			c.waitFor("which kind?")
-			c.keys("enter")
-			c.waitFor("New JDBC database connection")
-			c.typeText("Orders DB")
-			c.keys("tab", "tab")
-			c.typeText("mysql://db.example.com:3306/orders")
-			c.keys("tab")
-			c.typeText("loader")
-			c.keys("tab")
-			c.typeText("s3cret-pw")
-			return c.waitFor("•••••••••")
-		}},
+		{"NewConnectionForm", size, fillNewConnectionForm},
+		// With the server's key at hand (--demo) the form says the password
+		// leaves sealed.
+		{"NewConnectionFormSealed", consoleOpts{width: 120, height: 32, sealed: true}, fillNewConnectionForm},
 		{"DeleteConfirm", size, func(c *console) string {
 			c.openConnections()
 			c.keys("j", "j", "d")
@@ -193,6 +194,23 @@ func TestConnectionsGolden(t *testing.T) {
 	}
 }
 
+// fillNewConnectionForm opens the new JDBC connection form and fills it.
+func fillNewConnectionForm(c *console) string {
+	c.openConnections()
+	c.keys("n")
+	c.waitFor("which kind?")
+	c.keys("enter")
+	c.waitFor("New JDBC database connection")
+	c.typeText("Orders DB")
+	c.keys("tab", "tab")
+	c.typeText("mysql://db.example.com:3306/orders")
+	c.keys("tab")
+	c.typeText("loader")
+	c.keys("tab")
+	c.typeText("s3cret-pw")
+	return c.waitFor("•••••••••")
+}
+
 // TestConnectionsEndToEnd creates, edits (with a fake $EDITOR, once with
 // a broken edit that comes back with its error) and deletes a connection
 // through the console against the embedded platform.
@@ -219,7 +237,22 @@ fi
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", editor)
 
-	c, client := startConnectionsConsole(t, consoleOpts{width: 120, height: 32})
+	// The create request's body, as it went over the wire.
+	var createBody []byte
+	var createMu sync.Mutex
+	recordCreate := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && r.URL.Path == "/rest/connections" {
+				body, _ := io.ReadAll(r.Body)
+				createMu.Lock()
+				createBody = body
+				createMu.Unlock()
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	c, client := startConnectionsConsole(t, consoleOpts{width: 120, height: 32, wrap: recordCreate, sealed: true})
 	ctx := context.Background()
 	const path = "/Data/Connections/E2E DB.dst"
 	c.openConnections()
@@ -243,6 +276,12 @@ fi
 	created, err := client.Connection(ctx, id)
 	if err != nil {
 		t.Fatal(err)
+	}
+	createMu.Lock()
+	sent := string(createBody)
+	createMu.Unlock()
+	if strings.Contains(sent, "pw-e2e-plain") || !strings.Contains(sent, `"SECURE:0:`) {
+		t.Fatalf("the password did not go out as a SECURE: value: %s", sent)
 	}
 	encoded := created.Property(model.PropPassword)
 	if encoded == "" || strings.Contains(encoded, "pw-e2e-plain") {

@@ -27,7 +27,13 @@ var fixedNow = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
 // httptest server; wrap, when given, sits in front of the real handler.
 func demoServer(t *testing.T, wrap func(http.Handler) http.Handler) string {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir(), DemoData: true})
+	return demoServerIn(t, t.TempDir(), wrap)
+}
+
+// demoServerIn is demoServer on the data directory dir.
+func demoServerIn(t *testing.T, dir string, wrap func(http.Handler) http.Handler) string {
+	t.Helper()
+	srv, err := server.New(server.Config{DataDir: dir, DemoData: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +62,8 @@ type consoleOpts struct {
 	readOnly       bool
 	width, height  int
 	wrap           func(http.Handler) http.Handler
+	// sealed gives the console the server's key, as --demo does.
+	sealed bool
 	// panes, when set, replaces the default panes of the test console (the
 	// jobs pane's own goldens plug it in).
 	panes func(ctx *common.Context) []common.Pane

@@ -19,6 +19,13 @@ type Context struct {
 	Server, User, Profile string
 	ReadOnly              bool
 
+	// Seal, when set, encrypts a secret into the SECURE:<n>:<s> form the
+	// server reads, so a new connection's password never travels in plain
+	// text. The console has the server's key only beside it (--demo, or
+	// --server-data on the server's host); nil sends the password inside
+	// the request for the server to seal.
+	Seal func(secret string) string
+
 	// Spinner is the current frame of the one spinner the root animates
 	// while any task runs; panes draw it beside what is loading.
 	Spinner string

@@ -100,11 +100,16 @@ func newConnectionForm(ctx *common.Context, kind newKind) *dialog.Form {
 		{Name: "password", Label: "password", Text: true, Secret: true},
 		{Name: "description", Label: "description", Text: true},
 	}
-	note := "URL like " + kd.urlHint + ". The password goes to the server in the request " +
-		"and is sealed there; a SECURE:<n>:<s> value (encrypt.sh, dapconsole encrypt) is sent as it is."
+	note := "URL like " + kd.urlHint + ". The password is sealed here with the server's key and " +
+		"goes out as a SECURE: value; a SECURE:<n>:<s> value you type is sent as it is."
+	if ctx.Seal == nil {
+		note = "URL like " + kd.urlHint + ". This console has no key of the server's, so the password " +
+			"goes in the request and the server seals it; type a SECURE:<n>:<s> value " +
+			"(encrypt.sh, dapconsole encrypt) to send none in plain text."
+	}
 	return dialog.NewForm(ctx, "New "+kd.label+" connection", note, "create", fields,
 		func(v dialog.Values) (tea.Msg, error) {
-			conn, err := buildConnection(kind, v)
+			conn, err := buildConnection(kind, v, ctx.Seal)
 			if err != nil {
 				return nil, err
 			}
@@ -112,8 +117,9 @@ func newConnectionForm(ctx *common.Context, kind newKind) *dialog.Form {
 		})
 }
 
-// buildConnection turns the form into the representation the server takes.
-func buildConnection(kind newKind, v dialog.Values) (model.Connection, error) {
+// buildConnection turns the form into the representation the server takes;
+// seal, when not nil, turns a plain password into its SECURE: form.
+func buildConnection(kind newKind, v dialog.Values, seal func(string) string) (model.Connection, error) {
 	kd := newKinds[kind]
 	name, folder, url := v.Text("name"), strings.TrimRight(v.Text("folder"), "/"), v.Text("url")
 	switch {
@@ -137,6 +143,9 @@ func buildConnection(kind newKind, v dialog.Values) (model.Connection, error) {
 		props[model.PropUserName] = []string{user}
 	}
 	if password := v.Text("password"); password != "" {
+		if seal != nil && !strings.HasPrefix(password, "SECURE:") {
+			password = seal(password)
+		}
 		props[model.PropPassword] = []string{password}
 	}
 	conn := model.Connection{

@@ -334,7 +334,7 @@ func TestBuildConnection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			conn, err := buildConnection(tt.kind, formValues(t, tt.values))
+			conn, err := buildConnection(tt.kind, formValues(t, tt.values), nil)
 			if tt.wantErr != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one about %s", err, tt.wantErr)
@@ -346,6 +346,26 @@ func TestBuildConnection(t *testing.T) {
 			}
 			tt.check(t, conn)
 		})
+	}
+}
+
+// TestBuildConnectionSeals: with the server's key at hand the password
+// goes out sealed; a SECURE: value typed in goes as it is.
+func TestBuildConnectionSeals(t *testing.T) {
+	seal := func(plain string) string { return "SECURE:0:sealed(" + plain + ")" }
+	tests := []struct{ typed, sent string }{
+		{"pw", "SECURE:0:sealed(pw)"},
+		{"SECURE:0:abc", "SECURE:0:abc"},
+	}
+	for _, tt := range tests {
+		values := map[string]string{"name": "S", "folder": "/Data", "url": "jdbc:h2:mem", "password": tt.typed}
+		conn, err := buildConnection(kindJDBC, formValues(t, values), seal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := conn.Property(model.PropPassword); got != tt.sent {
+			t.Errorf("typed %q, sent %q, want %q", tt.typed, got, tt.sent)
+		}
 	}
 }
 

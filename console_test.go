@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/server/store"
+)
+
+// TestSealerOf: --server-data seals with the server's existing key, so the
+// server opens what the console sealed; a directory with no key is refused
+// rather than given a new key the server does not have.
+func TestSealerOf(t *testing.T) {
+	if _, err := sealerOf(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no secrets key") {
+		t.Fatalf("a directory with no key: %v", err)
+	}
+	dir := t.TempDir()
+	server, err := store.OpenSecrets(dir) // as the server makes it
+	if err != nil {
+		t.Fatal(err)
+	}
+	seal, err := sealerOf(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed := seal("pw-console-sealed")
+	if !strings.HasPrefix(sealed, "SECURE:0:") || strings.Contains(sealed, "pw-console-sealed") {
+		t.Fatalf("sealed as %q", sealed)
+	}
+	if plain, err := server.Reveal(sealed); err != nil || plain != "pw-console-sealed" {
+		t.Fatalf("the server opens %q, %v", plain, err)
+	}
+}
