@@ -537,6 +537,87 @@ func TestJobPermissionsAndFailures(t *testing.T) {
 
 func isNil(err error) bool { return err == nil }
 
+// TestJobExecuteComesFromOwnershipGroupsOrOthers: trigger and stop need the
+// executable flag, from one of the user's groups or from others, or
+// ownership; reading is not enough. History and details follow reading.
+func TestJobExecuteComesFromOwnershipGroupsOrOthers(t *testing.T) {
+	p := newJobPlatform(t)
+	ctx := context.Background()
+	readOnly := model.Flags{Readable: true}
+	runnable := model.Flags{Readable: true, Executable: true}
+	cases := []struct {
+		name   string
+		client *api.Client
+		grant  func(api.Ref) error
+		allows bool
+	}{
+		{"owner without any flag", p.analyst, func(ref api.Ref) error {
+			if _, err := p.admin.DeleteGroupPermission(ctx, ref, "analysts"); err != nil {
+				return err
+			}
+			_, err := p.admin.ChangeOthersPermission(ctx, ref, model.Flags{})
+			return err
+		}, true},
+		{"viewer reading only", p.viewer, func(ref api.Ref) error {
+			_, err := p.admin.ChangeOthersPermission(ctx, ref, readOnly)
+			return err
+		}, false},
+		{"viewer through its group", p.viewer, func(ref api.Ref) error {
+			_, err := p.admin.CreateGroupPermission(ctx, ref, "viewers", runnable)
+			return err
+		}, true},
+		{"viewer through others", p.viewer, func(ref api.Ref) error {
+			_, err := p.admin.ChangeOthersPermission(ctx, ref, runnable)
+			return err
+		}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			job := p.importOf(jobs.SampleEvents, map[string]string{"pace.rowsPerSecond": "1000"})
+			ref := api.FileID(job.ID)
+			if err := tc.grant(ref); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tc.client.JobStatus(ctx, ref); err != nil {
+				t.Fatalf("status of a readable job: %v", err)
+			}
+			trig, err := tc.client.TriggerJob(ctx, ref)
+			if tc.allows != (err == nil) || (err != nil && !api.IsFailure(err)) {
+				t.Fatalf("trigger: %+v %v, want allowed %v", trig, err, tc.allows)
+			}
+			if !tc.allows {
+				if _, err := p.analyst.TriggerJob(ctx, ref); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tc.client.StopJob(ctx, ref); tc.allows != (err == nil) {
+				t.Errorf("stop: %v, want allowed %v", err, tc.allows)
+			}
+			if err := p.analyst.StopJob(ctx, ref); err != nil && !api.IsFailure(err) {
+				t.Error(err)
+			}
+		})
+	}
+
+	// A file the viewer may not read: neither its history nor its details.
+	hidden := api.Path("/Exports/Sales by Region.exp")
+	trig, err := p.admin.TriggerJob(ctx, hidden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFinal(t, p.admin, hidden)
+	d, err := p.admin.JobDetails(ctx, trig.JobExecutionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.viewer.JobDetails(ctx, trig.JobExecutionID); !api.IsFailure(err) {
+		t.Errorf("viewer read details of a hidden job: %v", err)
+	}
+	if _, err := p.viewer.JobHistory(ctx, d.JobConfigurationID, 0, 0); !api.IsFailure(err) {
+		t.Errorf("viewer read the history of a hidden job: %v", err)
+	}
+}
+
 // rawJSON fetches a body as a generic JSON value, to check keys and types
 // as the spec lists them rather than through our own structs.
 func (p *jobPlatform) rawJSON(method, path string) any {
