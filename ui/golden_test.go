@@ -46,26 +46,18 @@ func TestGolden(t *testing.T) {
 			return c.waitFor("/job")
 		}},
 		{"Permissions", consoleOpts{}, func(c *console) string {
-			c.waitFor("Exports/")
-			c.keys("j", "j", "j", "p")
-			return c.waitFor("+ add a group")
+			return c.openPermissionsOfData()
 		}},
 		{"PermissionsNarrow", consoleOpts{width: 60, height: 16}, func(c *console) string {
-			c.waitFor("Exports/")
-			c.keys("j", "j", "j", "p")
-			return c.waitFor("+ add a group")
+			return c.openPermissionsOfData()
 		}},
 		{"AddGroupDialog", consoleOpts{}, func(c *console) string {
-			c.waitFor("Exports/")
-			c.keys("j", "j", "j", "p")
-			c.waitFor("+ add a group")
+			c.openPermissionsOfData()
 			c.keys("a")
 			return c.waitFor("Add a group to /Data")
 		}},
 		{"DeleteGroupConfirm", consoleOpts{}, func(c *console) string {
-			c.waitFor("Exports/")
-			c.keys("j", "j", "j", "p")
-			c.waitFor("+ add a group")
+			c.openPermissionsOfData()
 			c.keys("j", "d")
 			return c.waitFor("Delete group permission")
 		}},
@@ -100,9 +92,7 @@ func TestGolden(t *testing.T) {
 			return c.waitFor("no folder /Data/Nope")
 		}},
 		{"ForbiddenWrite", consoleOpts{user: "analyst", password: "analyst"}, func(c *console) string {
-			c.waitFor("Exports/")
-			c.keys("j", "j", "j", "p")
-			c.waitFor("+ add a group")
+			c.openPermissionsOfData()
 			c.keys("space")
 			return c.waitFor("not allowed")
 		}},
@@ -129,4 +119,12 @@ func TestGolden(t *testing.T) {
 			c.golden(tt.drive(c))
 		})
 	}
+}
+
+// openPermissionsOfData opens the permissions of /Data from the first screen.
+func (c *console) openPermissionsOfData() string {
+	c.t.Helper()
+	c.waitFor("Exports/")
+	c.keys("j", "j", "j", "p")
+	return c.waitFor("+ add a group")
 }

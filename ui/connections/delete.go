@@ -34,7 +34,7 @@ func (p *Pane) checkDelete(id int64, path string) tea.Cmd {
 
 func (p *Pane) gotDeleteCheck(msg deleteCheckMsg) tea.Cmd {
 	if msg.err != nil && !noDependencyEndpoint(msg.err) {
-		return p.fail("reading what depends on "+msg.path, msg.err)
+		return common.FailExplained("reading what depends on "+msg.path, msg.err)
 	}
 	body := deleteBody(msg, p.symbols())
 	confirm := dialog.NewConfirm(p.ctx, "Delete "+msg.path+"?", body, "delete", true,
@@ -83,7 +83,7 @@ func (p *Pane) delete(msg deleteMsg) tea.Cmd {
 
 func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 	if msg.err != nil {
-		return p.fail("deleting "+msg.path, msg.err)
+		return common.FailExplained("deleting "+msg.path, msg.err)
 	}
 	if (p.mode == modeGraph && p.graph != nil && p.graph.connID == msg.id) ||
 		(p.mode == modeDetails && p.details != nil && p.details.id == msg.id) {

@@ -38,7 +38,7 @@ func (p *Pane) gotList(msg listMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		p.listErr = msg.err
-		return p.fail("reading the connections", msg.err)
+		return common.FailExplained("reading the connections", msg.err)
 	}
 	keep := msg.selectID
 	if keep == 0 {
@@ -56,16 +56,6 @@ func (p *Pane) gotList(msg listMsg) tea.Cmd {
 		return p.readAllTypes()
 	}
 	return p.readVisibleTypes()
-}
-
-// fail reports an error: a 401 brings the login screen, anything else the
-// status line, in plain words.
-func (p *Pane) fail(action string, err error) tea.Cmd {
-	if common.IsUnauthorized(err) {
-		return common.Fail(err)
-	}
-	text := common.Explain(action, err)
-	return func() tea.Msg { return common.StatusMsg{Level: common.LevelError, Text: text} }
 }
 
 // readVisibleTypes reads, quietly, the types of the rows on screen that are
@@ -204,7 +194,7 @@ func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		d.err = msg.err
-		return p.fail("reading "+d.path, msg.err)
+		return common.FailExplained("reading "+d.path, msg.err)
 	}
 	d.conn = &msg.conn
 	return nil
@@ -327,7 +317,7 @@ func (p *Pane) gotLevel(msg levelMsg) tea.Cmd {
 	}
 	cmds := []tea.Cmd{p.readLevel(g)}
 	if failed != nil {
-		cmds = append(cmds, p.fail("reading dependencies of "+g.path, failed))
+		cmds = append(cmds, common.FailExplained("reading dependencies of "+g.path, failed))
 	}
 	return tea.Batch(cmds...)
 }
@@ -361,17 +351,7 @@ func (p *Pane) moveGraphCursor(delta int) {
 }
 
 func (p *Pane) scrollGraph() {
-	h := p.graphHeight()
-	if h <= 0 {
-		return
-	}
-	if p.gcursor < p.goffset {
-		p.goffset = p.gcursor
-	}
-	if p.gcursor >= p.goffset+h {
-		p.goffset = p.gcursor - h + 1
-	}
-	p.goffset = max(0, min(p.goffset, len(p.lines)-h))
+	p.goffset = common.ScrollOffset(p.gcursor, p.goffset, p.graphHeight(), len(p.lines))
 }
 
 // bodyHeight is the pane less its title line.

@@ -2,7 +2,6 @@ package connections
 
 import (
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -34,8 +33,7 @@ type Pane struct {
 	listReq        int // id of the latest list read; older answers are dropped
 	listLoaded     bool
 	listErr        error
-	filter         textinput.Model
-	filtering      bool
+	filter         common.FilterField
 
 	// types of connections being read, so a scroll does not ask twice;
 	// typeGen drops answers that predate a new list.
@@ -60,10 +58,7 @@ type Pane struct {
 
 // New returns the connections pane.
 func New(ctx *common.Context) *Pane {
-	f := textinput.New()
-	f.Prompt = "/"
-	f.Placeholder = "filter name, type, path, description"
-	return &Pane{ctx: ctx, filter: f, level: 1, typesPending: map[int64]bool{}, graphs: map[int64]*graph{},
+	return &Pane{ctx: ctx, filter: common.NewFilterField("filter name, type, path, description"), level: 1, typesPending: map[int64]bool{}, graphs: map[int64]*graph{},
 		rowCache: map[*entry]renderedRow{}, nodeCache: map[*node]renderedNode{}}
 }
 
@@ -77,13 +72,13 @@ func (p *Pane) Init() tea.Cmd { return p.loadList(0, false) }
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(width, height int) {
 	p.width, p.height = width, height
-	p.filter.SetWidth(max(1, width-2))
+	p.filter.SetWidth(width)
 	p.scrollList()
 	p.scrollGraph()
 }
 
 // CapturingInput implements common.InputCapturer.
-func (p *Pane) CapturingInput() bool { return p.filtering }
+func (p *Pane) CapturingInput() bool { return p.filter.Active() }
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
@@ -164,7 +159,7 @@ func (p *Pane) current() (id int64, path string, ok bool) {
 }
 
 func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if p.filtering {
+	if p.filter.Active() {
 		return p.handleFilterKey(msg)
 	}
 	k := p.ctx.Keys
@@ -194,24 +189,12 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 func (p *Pane) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.ctx.Keys
+	if delta, ok := k.ListStep(msg, p.listHeight(), len(p.list.rows)); ok {
+		return p.moveCursor(delta)
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		return p.moveCursor(-1)
-	case key.Matches(msg, k.Down):
-		return p.moveCursor(1)
-	case key.Matches(msg, k.PageUp):
-		return p.moveCursor(-p.listHeight())
-	case key.Matches(msg, k.PageDown):
-		return p.moveCursor(p.listHeight())
-	case key.Matches(msg, k.Top):
-		return p.moveCursor(-len(p.list.rows))
-	case key.Matches(msg, k.Bottom):
-		return p.moveCursor(len(p.list.rows))
 	case key.Matches(msg, k.Filter):
-		p.filtering = true
-		p.filter.SetValue(p.list.filter)
-		p.filter.CursorEnd()
-		return p.filter.Focus()
+		return p.filter.Start()
 	case key.Matches(msg, k.HideSystem):
 		p.list.hideSystem = !p.list.hideSystem
 		return p.relist()
@@ -242,32 +225,23 @@ func (p *Pane) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.ctx.Keys
-	switch {
-	case key.Matches(msg, k.Back):
-		p.filtering = false
-		p.filter.Blur()
+	action, cmd := p.filter.Update(msg, p.ctx.Keys)
+	switch action {
+	case common.FilterEdited:
+		p.setFilter(p.filter.Value())
+	case common.FilterCleared:
 		p.setFilter("")
-		return p.readVisibleTypes()
-	case key.Matches(msg, k.Confirm):
-		p.filtering = false
-		p.filter.Blur()
+	case common.FilterKept:
 		return nil
-	case msg.String() == "up" || msg.String() == "down":
-		// the arrows leave the field and move among the matches.
-		p.filtering = false
-		p.filter.Blur()
+	case common.FilterLeft:
 		return p.handleListKey(msg)
 	}
-	var cmd tea.Cmd
-	p.filter, cmd = p.filter.Update(msg)
-	p.setFilter(p.filter.Value())
 	return tea.Batch(cmd, p.readVisibleTypes())
 }
 
 func (p *Pane) setFilter(text string) {
 	if text == "" {
-		p.filter.SetValue("")
+		p.filter.Clear()
 	}
 	p.list.filter = text
 	p.relist()
@@ -300,24 +274,14 @@ func (p *Pane) moveCursor(delta int) tea.Cmd {
 
 // scrollList keeps the cursor inside the window of rows on screen.
 func (p *Pane) scrollList() {
-	h := p.listHeight()
-	if h <= 0 {
-		return
-	}
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+h {
-		p.offset = p.cursor - h + 1
-	}
-	p.offset = max(0, min(p.offset, len(p.list.rows)-h))
+	p.offset = common.ScrollOffset(p.cursor, p.offset, p.listHeight(), len(p.list.rows))
 }
 
 // listHeight is the number of list rows on screen: the pane less its
 // title, the column heads and the filter line.
 func (p *Pane) listHeight() int {
 	h := p.height - 2
-	if p.filtering || p.list.filter != "" {
+	if p.filter.Active() || p.list.filter != "" {
 		h--
 	}
 	return max(0, h)
@@ -335,17 +299,13 @@ func (p *Pane) visibleRows() []*entry {
 func (p *Pane) handleDetailsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.ctx.Keys
 	d := p.details
+	if delta, ok := k.ListStep(msg, p.bodyHeight(), d.entries); ok {
+		d.scroll(delta, p.bodyHeight())
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Back, k.Close):
 		p.mode = modeList
-	case key.Matches(msg, k.Up):
-		d.scroll(-1, p.bodyHeight())
-	case key.Matches(msg, k.Down):
-		d.scroll(1, p.bodyHeight())
-	case key.Matches(msg, k.PageUp):
-		d.scroll(-p.bodyHeight(), p.bodyHeight())
-	case key.Matches(msg, k.PageDown):
-		d.scroll(p.bodyHeight(), p.bodyHeight())
 	case key.Matches(msg, k.Refresh):
 		return p.loadDetails(d.id, d.path)
 	case key.Matches(msg, k.Open):
@@ -357,21 +317,13 @@ func (p *Pane) handleDetailsKey(msg tea.KeyPressMsg) tea.Cmd {
 func (p *Pane) handleGraphKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.ctx.Keys
 	g := p.graph
+	if delta, ok := k.ListStep(msg, p.graphHeight(), len(p.lines)); ok {
+		p.moveGraphCursor(delta)
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Back, k.Close):
 		p.mode = modeList
-	case key.Matches(msg, k.Up):
-		p.moveGraphCursor(-1)
-	case key.Matches(msg, k.Down):
-		p.moveGraphCursor(1)
-	case key.Matches(msg, k.PageUp):
-		p.moveGraphCursor(-p.graphHeight())
-	case key.Matches(msg, k.PageDown):
-		p.moveGraphCursor(p.graphHeight())
-	case key.Matches(msg, k.Top):
-		p.moveGraphCursor(-len(p.lines))
-	case key.Matches(msg, k.Bottom):
-		p.moveGraphCursor(len(p.lines))
 	case key.Matches(msg, k.LevelUp):
 		return p.setLevel(p.deeper())
 	case key.Matches(msg, k.LevelDown):

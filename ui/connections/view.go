@@ -54,7 +54,7 @@ func (p *Pane) listView() []string {
 	sym := p.symbols()
 	lines := make([]string, 0, p.height)
 	lines = append(lines, p.listTitle())
-	if p.filtering {
+	if p.filter.Active() {
 		lines = append(lines, p.filter.View())
 	} else if p.list.filter != "" {
 		lines = append(lines, st.Label.Render(ansi.Truncate("filter /"+p.list.filter+" (esc clears)", p.width, "…")))

@@ -2,9 +2,7 @@ package folders
 
 import (
 	"errors"
-	"fmt"
 
-	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 )
 
@@ -47,29 +45,4 @@ type addGroupMsg struct {
 type deleteGroupMsg struct {
 	folderID int64
 	name     string
-}
-
-// explain says an error in plain words: a 403 or a 404 as what it means to
-// an admin, another refusal by the server's reason, anything else as the
-// error reads.
-func explain(action string, err error) string {
-	var apiErr *api.Error
-	if !errors.As(err, &apiErr) {
-		return fmt.Sprintf("%s: %v", action, err)
-	}
-	reason := ""
-	if apiErr.Reason != "" {
-		reason = ": " + apiErr.Reason
-	}
-	switch {
-	case api.IsForbidden(err):
-		return fmt.Sprintf("%s: not allowed — the server refused it (403)%s", action, reason)
-	case api.IsNotFound(err):
-		return fmt.Sprintf("%s: not found — it does not exist or you may not see it (404)%s", action, reason)
-	case api.IsUnreachable(err):
-		return fmt.Sprintf("%s: the server does not answer", action)
-	case apiErr.Status != 0 && apiErr.Reason != "":
-		return fmt.Sprintf("%s: %s (%d)", action, apiErr.Reason, apiErr.Status)
-	}
-	return fmt.Sprintf("%s: %v", action, err)
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -23,8 +22,7 @@ type Pane struct {
 	offset        int // first row on screen
 	width, height int
 
-	filter    textinput.Model
-	filtering bool
+	filter common.FilterField
 
 	// requests holds, per folder id (0 for the root), the id of the latest
 	// read; answers to older reads are dropped.
@@ -50,10 +48,7 @@ type Pane struct {
 
 // New returns the folder tree pane.
 func New(ctx *common.Context) *Pane {
-	f := textinput.New()
-	f.Prompt = "/"
-	f.Placeholder = "filter"
-	return &Pane{ctx: ctx, tree: newTree(), filter: f, requests: map[int64]int{}, rows: newRowCache()}
+	return &Pane{ctx: ctx, tree: newTree(), filter: common.NewFilterField("filter"), requests: map[int64]int{}, rows: newRowCache()}
 }
 
 // Title implements common.Pane.
@@ -66,7 +61,7 @@ func (p *Pane) Init() tea.Cmd { return p.loadRoot() }
 func (p *Pane) SetSize(width, height int) {
 	p.gen++
 	p.width, p.height = width, height
-	p.filter.SetWidth(max(1, width-2))
+	p.filter.SetWidth(width)
 	if p.perms != nil {
 		p.perms.setSize(p.permsSize())
 	}
@@ -75,7 +70,7 @@ func (p *Pane) SetSize(width, height int) {
 
 // CapturingInput implements common.InputCapturer.
 func (p *Pane) CapturingInput() bool {
-	return p.filtering || (p.perms != nil && p.perms.capturingInput())
+	return p.filter.Active() || (p.perms != nil && p.perms.capturingInput())
 }
 
 func (p *Pane) nextReq(nodeID int64) int {
@@ -148,7 +143,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 				p.tree.root.touch()
 			}
 			p.gotoPath = nil
-			return common.Fail(fmt.Errorf("%s", explain("reading the root folder", msg.err)))
+			return common.FailExplained("reading the root folder", msg.err)
 		}
 		n = p.tree.setRoot(msg.folder)
 	} else {
@@ -160,7 +155,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 			n.state = loadFailed
 			n.touch()
 			p.gotoPath = nil
-			return p.fail(explain("reading "+n.path(), msg.err))
+			return common.FailExplained("reading "+n.path(), msg.err) // a 401 brings the login screen
 		}
 		p.tree.setChildren(n, msg.folder.Embedded.Folders)
 	}
@@ -193,27 +188,19 @@ func (p *Pane) keepCursorOn(n *node) {
 }
 
 func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if p.filtering {
+	if p.filter.Active() {
 		return p.handleFilterKey(msg)
 	}
 	if p.perms != nil {
 		return p.perms.handleKey(msg, p)
 	}
 	k := p.ctx.Keys
+	if delta, ok := k.ListStep(msg, p.listHeight(), len(p.tree.rows)); ok {
+		p.moveCursor(delta)
+		return nil
+	}
 	n := p.selected()
 	switch {
-	case key.Matches(msg, k.Up):
-		p.moveCursor(-1)
-	case key.Matches(msg, k.Down):
-		p.moveCursor(1)
-	case key.Matches(msg, k.PageUp):
-		p.moveCursor(-p.listHeight())
-	case key.Matches(msg, k.PageDown):
-		p.moveCursor(p.listHeight())
-	case key.Matches(msg, k.Top):
-		p.moveCursor(-len(p.tree.rows))
-	case key.Matches(msg, k.Bottom):
-		p.moveCursor(len(p.tree.rows))
 	case n == nil:
 		if key.Matches(msg, k.Refresh) {
 			return p.loadRoot()
@@ -228,8 +215,7 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.moveCursor(1)
 		}
 	case key.Matches(msg, k.Filter):
-		p.filtering = true
-		return p.filter.Focus()
+		return p.filter.Start()
 	case key.Matches(msg, k.Refresh):
 		return p.refresh(n)
 	case key.Matches(msg, k.Permissions):
@@ -262,17 +248,7 @@ func (p *Pane) moveCursor(delta int) {
 
 // scrollToCursor keeps the cursor inside the window of rows on screen.
 func (p *Pane) scrollToCursor() {
-	h := p.listHeight()
-	if h <= 0 {
-		return
-	}
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+h {
-		p.offset = p.cursor - h + 1
-	}
-	p.offset = max(0, min(p.offset, len(p.tree.rows)-h))
+	p.offset = common.ScrollOffset(p.cursor, p.offset, p.listHeight(), len(p.tree.rows))
 }
 
 // open expands a folder, reading its children the first time; on an open
@@ -323,33 +299,22 @@ func (p *Pane) refresh(n *node) tea.Cmd {
 }
 
 func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, p.ctx.Keys.Back):
-		p.filtering = false
-		p.filter.Blur()
+	action, cmd := p.filter.Update(msg, p.ctx.Keys)
+	switch action {
+	case common.FilterEdited:
+		p.setFilter(p.filter.Value())
+	case common.FilterCleared:
 		p.setFilter("")
-		return nil
-	case key.Matches(msg, p.ctx.Keys.Confirm):
-		p.filtering = false
-		p.filter.Blur()
-		return nil
-	case msg.String() == "up" || msg.String() == "down":
-		// the arrows leave the field and move among the matches; j and k
-		// stay letters of the filter.
-		p.filtering = false
-		p.filter.Blur()
+	case common.FilterLeft:
 		return p.handleKey(msg)
 	}
-	var cmd tea.Cmd
-	p.filter, cmd = p.filter.Update(msg)
-	p.setFilter(p.filter.Value())
 	return cmd
 }
 
 func (p *Pane) setFilter(text string) {
 	selected := p.selected()
 	if text == "" {
-		p.filter.SetValue("")
+		p.filter.Clear()
 	}
 	p.tree.filter = text
 	p.tree.rebuild()
@@ -416,7 +381,7 @@ func (p *Pane) narrow() bool { return p.width < 90 }
 // listHeight is the number of tree rows on screen.
 func (p *Pane) listHeight() int {
 	h := p.height - 1 // breadcrumbs
-	if p.filtering || p.tree.filter != "" {
+	if p.filter.Active() || p.tree.filter != "" {
 		h--
 	}
 	return max(0, h)

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
@@ -266,5 +267,23 @@ func TestNotLoggedInSaysSo(t *testing.T) {
 	}
 	if view := ansi.Strip(p.View()); !strings.Contains(view, "not logged in") || strings.Contains(view, "reading") {
 		t.Errorf("view with no client:\n%s", view)
+	}
+}
+
+// TestUnauthorizedReadBringsTheLogin: a 401 on a folder read (the password
+// changed meanwhile) is the root's to handle with the login screen, not a
+// line in the status.
+func TestUnauthorizedReadBringsTheLogin(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	press(p, "j", "enter")
+	users := p.selected()
+	refused := &api.Error{Op: "GET /api/filesystem/folders/2", Status: 401}
+	_, cmd := p.Update(childrenMsg{req: p.requests[users.id], nodeID: users.id, err: refused})
+	if _, ok := cmd().(common.UnauthorizedMsg); !ok {
+		t.Fatalf("a 401 became %#v", cmd())
+	}
+	_, cmd = p.Update(transferDone{err: refused})
+	if _, ok := cmd().(common.UnauthorizedMsg); !ok {
+		t.Fatalf("a 401 on a backup became %#v", cmd())
 	}
 }

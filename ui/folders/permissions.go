@@ -126,10 +126,10 @@ func (e *permEditor) answered(msg permsMsg) tea.Cmd {
 	}
 	var problems []string
 	if msg.writeErr != nil {
-		problems = append(problems, explain(msg.label, msg.writeErr))
+		problems = append(problems, common.Explain(msg.label, msg.writeErr))
 	}
 	if msg.readErr != nil {
-		problems = append(problems, explain("reading permissions of "+e.path, msg.readErr))
+		problems = append(problems, common.Explain("reading permissions of "+e.path, msg.readErr))
 	}
 	if msg.writeErr == nil && msg.readErr == nil && msg.wantOwner != "" && e.perm.Owner != msg.wantOwner {
 		problems = append(problems, fmt.Sprintf("the server kept %s as owner of %s, not %s", e.perm.Owner, e.path, msg.wantOwner))
@@ -301,7 +301,7 @@ func (e *permEditor) view() string {
 	if !e.loaded {
 		switch {
 		case e.readErr != nil:
-			lines = append(lines, st.StatusError.Width(e.width).Render(st.Symbols.Error+" "+explain("reading permissions", e.readErr)))
+			lines = append(lines, st.StatusError.Width(e.width).Render(st.Symbols.Error+" "+common.Explain("reading permissions", e.readErr)))
 		default:
 			lines = append(lines, st.Empty.Render(e.ctx.Spinner+" reading…"))
 		}

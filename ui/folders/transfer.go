@@ -166,6 +166,9 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 	case restoreRequest:
 		return p.startRestore(msg)
 	case transferDone:
+		if common.IsUnauthorized(msg.err) {
+			return common.Fail(msg.err) // the login screen
+		}
 		if msg.err != nil {
 			// the dialog lists the details; the status line keeps the gist
 			return p.fail(msg.failure()[0])
@@ -394,7 +397,7 @@ func (m transferDone) failure() []string {
 	}
 	var apiErr *api.Error
 	if !errors.As(err, &apiErr) || apiErr.Reason == "" {
-		return []string{explain(verb, err)}
+		return []string{common.Explain(verb, err)}
 	}
 	reason := apiErr.Reason
 	if len(apiErr.Paths) > 0 {

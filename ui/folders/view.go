@@ -70,7 +70,7 @@ func (p *Pane) treeView(width int) string {
 	st := p.ctx.Styles
 	lines := make([]string, 0, p.height)
 	lines = append(lines, p.breadcrumbs(width))
-	if p.filtering {
+	if p.filter.Active() {
 		lines = append(lines, p.filter.View())
 	} else if p.tree.filter != "" {
 		lines = append(lines, st.Label.Render(ansi.Truncate("filter /"+p.tree.filter+" (esc clears)", width, "…")))
