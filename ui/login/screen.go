@@ -247,7 +247,8 @@ func (s *Screen) checked(msg checkedMsg) (common.Dialog, tea.Cmd) {
 	}
 	status := common.Info("logged in as " + credentials.Key(msg.saved.User, msg.saved.Server) + ", profile " + msg.saved.Name)
 	if msg.notice != "" {
-		status = common.Notify(msg.notice)
+		// The keyring advice: said plainly, not with the ✓ of a success.
+		status = common.Info(msg.notice)
 	}
 	return nil, tea.Batch(func() tea.Msg { return loggedIn }, status)
 }

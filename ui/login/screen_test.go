@@ -254,8 +254,8 @@ func TestScreenRefusesAndSaysWhy(t *testing.T) {
 					t.Fatalf("screen still open: %s", ansi.Strip(d.View()))
 				}
 				only[common.LoggedInMsg](t, msgs)
-				if status := only[common.StatusMsg](t, msgs); !strings.Contains(status.Text, tt.wantNotice) {
-					t.Fatalf("status %q, want the keyring advice", status.Text)
+				if status := only[common.StatusMsg](t, msgs); !strings.Contains(status.Text, tt.wantNotice) || status.Level != common.LevelInfo {
+					t.Fatalf("status %q (level %d), want the keyring advice as information", status.Text, status.Level)
 				}
 				return
 			}

@@ -1,0 +1,68 @@
+package theme
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+)
+
+// styles lists every lipgloss style of the sheet by field name.
+func styles(s *Styles) map[string]lipgloss.Style {
+	out := map[string]lipgloss.Style{}
+	v := reflect.ValueOf(s).Elem()
+	for i := range v.NumField() {
+		if st, ok := v.Field(i).Interface().(lipgloss.Style); ok {
+			out[v.Type().Field(i).Name] = st
+		}
+	}
+	return out
+}
+
+// TestNoColorDrawsNoColour: with NO_COLOR no style sets a foreground,
+// background or border colour (ANSI 38, 48); emphasis stays.
+func TestNoColorDrawsNoColour(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		sheet := styles(New(dark, true))
+		if len(sheet) < 20 {
+			t.Fatalf("found only %d styles", len(sheet))
+		}
+		for name, st := range sheet {
+			out := st.Render("x")
+			if strings.Contains(out, "[38;") || strings.Contains(out, ";38;") || strings.Contains(out, "[48;") || strings.Contains(out, ";48;") {
+				t.Errorf("dark=%v %s draws a colour with NO_COLOR: %q", dark, name, out)
+			}
+		}
+	}
+	colored := New(true, false)
+	if out := colored.StatusError.Render("x"); !strings.Contains(out, "38;") {
+		t.Errorf("without NO_COLOR the error style has no colour: %q", out)
+	}
+}
+
+func TestNoColorRequested(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	if NoColorRequested() {
+		t.Error("an empty NO_COLOR asked for no colour")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if !NoColorRequested() {
+		t.Error("NO_COLOR=1 not honoured")
+	}
+}
+
+// TestStatesHaveSymbols: each pair of states a colour tells apart is also
+// told apart in text.
+func TestStatesHaveSymbols(t *testing.T) {
+	s := DefaultSymbols
+	pairs := [][2]string{{s.On, s.Off}, {s.Marked, s.Unmarked}, {s.Expanded, s.Collapsed}, {s.Healthy, s.Unhealthy}, {s.Error, s.Notice}}
+	for _, p := range pairs {
+		if p[0] == "" || p[0] == p[1] {
+			t.Errorf("states drawn alike: %q and %q", p[0], p[1])
+		}
+	}
+	if New(true, true).Toggle(true) == New(true, true).Toggle(false) {
+		t.Error("a toggle on and off look the same without colour")
+	}
+}
