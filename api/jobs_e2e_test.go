@@ -726,13 +726,15 @@ func wantTypes(t *testing.T, what string, obj map[string]any, keys map[string]st
 }
 
 // BenchmarkListRunning10kHTTP reads list-running over HTTP while 10,000
-// executions are active: the demo's slowed-down Events import holds the
-// only slot and the rest wait behind it. As admin every entry is sent; as
-// analyst each distinct file is checked for visibility first.
+// executions are active: one job slowed to a row a second, triggered 10,000
+// times, so whichever holds the only slot none ends during the benchmark and
+// the rest wait behind it. As admin every entry is sent; as analyst each
+// distinct file is checked for visibility first.
 func BenchmarkListRunning10kHTTP(b *testing.B) {
 	p := &jobPlatform{t: b, dir: b.TempDir(), maxJobs: 1}
 	p.start()
 	ctx := context.Background()
+	slow := api.FileID(p.importOf(jobs.SampleEvents, map[string]string{"pace.rowsPerSecond": "1"}).ID)
 	var wg sync.WaitGroup
 	const workers, each = 8, 1250
 	for w := range workers {
@@ -740,7 +742,7 @@ func BenchmarkListRunning10kHTTP(b *testing.B) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				if _, err := p.admin.TriggerJob(ctx, api.Path("/Data/ImportJobs/Orders.imp")); err != nil {
+				if _, err := p.analyst.TriggerJob(ctx, slow); err != nil {
 					b.Errorf("trigger %d/%d: %v", w, i, err)
 					return
 				}
