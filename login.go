@@ -185,7 +185,10 @@ func logout(args []string, env accountIO) error {
 		fmt.Fprintf(env.stdout, "No password stored for profile %s (%s).\n", name, credentials.Key(profile.User, profile.Server))
 		return nil
 	case errors.As(err, &unavailable):
-		return errors.New(unavailable.Advice())
+		// Nothing can have been stored where there is no keyring: say that,
+		// not how to log in without one.
+		return fmt.Errorf("logout %s: nothing removed: %v, so no password of %s was kept on this host",
+			name, unavailable, credentials.Key(profile.User, profile.Server))
 	case err != nil:
 		return err
 	}

@@ -218,7 +218,7 @@ func TestLogoutCommand(t *testing.T) {
 		{name: "nothing stored", args: []string{"--profile", "other"}, wantStdout: "No password stored for profile other (viewer@" + server + ")."},
 		{name: "unknown profile", args: []string{"--profile", "qa"}, wantErr: `profile "qa" not found`},
 		{name: "no profile yet", noProfiles: true, wantErr: "dapconsole login creates one"},
-		{name: "no keyring", keyringErr: errors.New("The name org.freedesktop.secrets was not provided by any .service files"), wantErr: "The OS keyring is unavailable (no Secret Service on the D-Bus session bus)"},
+		{name: "no keyring", keyringErr: errors.New("The name org.freedesktop.secrets was not provided by any .service files"), wantErr: "logout local: nothing removed: the OS keyring is unavailable (no Secret Service on the D-Bus session bus), so no password of admin@"},
 		{name: "stray argument", args: []string{"local"}, wantErr: `unexpected argument "local"`},
 	}
 	for _, tt := range tests {
