@@ -32,6 +32,7 @@ func runConsole(args []string) error {
 	user := fs.String("user", "", "user name")
 	profile := fs.String("profile", "", "named profile (see dapconsole login)")
 	readOnly := fs.Bool("read-only", false, "disable every key that writes to the server")
+	mouse := fs.Bool("mouse", false, "the mouse wheel scrolls and a click on a tab switches panes (the terminal's text selection then needs shift)")
 	serverData := fs.String("server-data", "", "data directory of the server, on the server's host: new connections' passwords leave sealed with its key, as SECURE: values")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -43,7 +44,7 @@ func runConsole(args []string) error {
 		if *serverURL != "" || *profile != "" || *serverData != "" {
 			return errors.New("--demo runs its own server: leave out --server, --profile and --server-data")
 		}
-		return runDemo(*readOnly)
+		return runDemo(*readOnly, *mouse)
 	}
 	session, err := lookupSession(credentials.Request{Profile: *profile, Server: *serverURL, User: *user, ReadOnly: *readOnly})
 	if err != nil {
@@ -62,7 +63,7 @@ func runConsole(args []string) error {
 			return err
 		}
 	}
-	return runProgram(ctx, *readOnly)
+	return runProgram(ctx, *readOnly, *mouse)
 }
 
 // sealerOf seals secrets with the key of the data directory dir. It reads
@@ -91,7 +92,7 @@ func lookupSession(req credentials.Request) (credentials.Session, error) {
 // runDemo starts the embedded platform with demo data in a temporary data
 // directory on a free loopback port, runs the console on it as admin, and
 // removes the directory at exit.
-func runDemo(readOnly bool) error {
+func runDemo(readOnly, mouse bool) error {
 	dir, err := os.MkdirTemp("", "dapconsole-demo-")
 	if err != nil {
 		return fmt.Errorf("demo data directory: %w", err)
@@ -111,11 +112,11 @@ func runDemo(readOnly bool) error {
 	if ctx.Seal, err = sealerOf(dir); err != nil {
 		return err
 	}
-	return runProgram(ctx, readOnly)
+	return runProgram(ctx, readOnly, mouse)
 }
 
 // runProgram runs the console until the user quits.
-func runProgram(ctx *common.Context, forceReadOnly bool) error {
+func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
 	path, err := credentials.ProfilesPath()
 	if err != nil {
 		return err
@@ -127,6 +128,7 @@ func runProgram(ctx *common.Context, forceReadOnly bool) error {
 			return loginscreen.New(c, loginCfg, "")
 		},
 		Commands: []common.Command{loginscreen.ProfileCommand(ctx, loginCfg, os.Getenv)},
+		Mouse:    mouse,
 	})
 	_, err = tea.NewProgram(m).Run()
 	return err

@@ -31,6 +31,10 @@ type Options struct {
 	HeartbeatOff bool
 	// Commands are extra root commands that belong to no pane (:profile).
 	Commands []common.Command
+	// Mouse turns on the wheel (it scrolls as the arrows do) and clicks on
+	// the header's tabs. Off by default: while the console holds the mouse
+	// the terminal's own text selection needs shift.
+	Mouse bool
 }
 
 // Model is the root of the console: it routes messages, owns the header,
@@ -133,6 +137,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.broadcast(msg)
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		return m, m.wheel(msg)
+	case tea.MouseClickMsg:
+		return m, m.click(msg)
 	case common.TaskStartedMsg:
 		return m, m.tasks.start(msg, m.spinner.Tick)
 	case common.TaskDoneMsg:

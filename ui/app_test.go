@@ -357,3 +357,42 @@ func TestFullHelpNamesEachKeyOnce(t *testing.T) {
 		t.Fatalf("help names esc %d times:\n%s", n, ansi.Strip(m.Render()))
 	}
 }
+
+func TestMouse(t *testing.T) {
+	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
+	folders := &keyCounter{placeholder: newPlaceholder(ctx, "Folders", "")}
+	conns := &keyCounter{placeholder: newPlaceholder(ctx, "Connections", "")}
+	m := New(Options{Context: ctx, HeartbeatOff: true, Mouse: true, Panes: []common.Pane{folders, conns}})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if m.View().MouseMode != tea.MouseModeCellMotion {
+		t.Fatal("mouse asked for but not turned on")
+	}
+
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if strings.Join(folders.keys, " ") != "down up" {
+		t.Errorf("the wheel gave the pane %v, want down up", folders.keys)
+	}
+
+	header := ansi.Strip(m.headerView())
+	tab := strings.Index(header, "2 Connections")
+	for _, tt := range []struct {
+		x, y, want int
+	}{
+		{tab + 3, 0, 1}, // on the Connections tab
+		{tab + 3, 5, 1}, // below the header: nothing changes
+		{2, 0, 1},       // on the app name: nothing changes
+		{strings.Index(header, "1 Folders"), 0, 0},
+	} {
+		m.Update(tea.MouseClickMsg{X: tt.x, Y: tt.y, Button: tea.MouseLeft})
+		if m.ActivePane() != tt.want {
+			t.Errorf("click at %d,%d: pane %d, want %d (header %q)", tt.x, tt.y, m.ActivePane(), tt.want, header)
+		}
+	}
+
+	off := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{folders}})
+	off.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if off.View().MouseMode != tea.MouseModeNone {
+		t.Error("the mouse is taken without being asked for")
+	}
+}
