@@ -17,6 +17,7 @@ import (
 	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/ui"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/folders"
 )
 
 // emptyPane is the whole console behind the login screen in these tests.
@@ -41,18 +42,25 @@ type shell struct {
 // the login screen for a first start and for 401s, and :profile.
 func startShell(t *testing.T, loggedIn bool, profile string) *shell {
 	t.Helper()
-	sh := &shell{server: platformURL, cfg: Config{
+	var ctx *common.Context
+	if loggedIn {
+		ctx = common.NewContext(api.New(platformURL, "admin", testPassword), platformURL, "admin", profile, false)
+	} else {
+		ctx = common.NewContext(nil, "", "", "", false)
+	}
+	return startShellOn(t, ctx, emptyPane{})
+}
+
+// startShellOn is startShell with the context and the panes given.
+func startShellOn(t *testing.T, ctx *common.Context, panes ...common.Pane) *shell {
+	t.Helper()
+	sh := &shell{ctx: ctx, server: platformURL, cfg: Config{
 		ProfilesPath: filepath.Join(t.TempDir(), "profiles.json"),
 		Verify:       credentials.CheckWithServer,
 	}}
-	if loggedIn {
-		sh.ctx = common.NewContext(api.New(platformURL, "admin", testPassword), platformURL, "admin", profile, false)
-	} else {
-		sh.ctx = common.NewContext(nil, "", "", "", false)
-	}
 	m := ui.New(ui.Options{
 		Context:      sh.ctx,
-		Panes:        []common.Pane{emptyPane{}},
+		Panes:        panes,
 		HeartbeatOff: true,
 		Login: func(ctx *common.Context) common.Dialog {
 			return New(ctx, sh.cfg, "")
@@ -109,6 +117,19 @@ func TestShellUnauthorizedBringsTheLoginScreenBack(t *testing.T) {
 	if _, ok := profiles.Get("local"); !ok {
 		t.Fatalf("the re-login did not save profile local: %v", profiles.Names())
 	}
+}
+
+// TestShellPasswordChangedOnTheServer: the console runs with a password
+// the server no longer takes; the folder read's real 401 brings the login
+// screen, and the right password brings the tree.
+func TestShellPasswordChangedOnTheServer(t *testing.T) {
+	keyring.MockInit()
+	ctx := common.NewContext(api.New(platformURL, "admin", "changed-"+testPassword), platformURL, "admin", "local", false)
+	sh := startShellOn(t, ctx, folders.New(ctx))
+	sh.waitFor(t, "Log in")
+	sh.tm.Type(testPassword)
+	sh.press(tea.KeyEnter)
+	sh.waitFor(t, "· /") // the tree (an empty root on this server), read with the new password
 }
 
 func TestShellProfileSwitch(t *testing.T) {
