@@ -162,6 +162,11 @@ func TestConnectionsGolden(t *testing.T) {
 			c.keys("j", "j", "enter")
 			return c.waitQuiet("no dependency endpoint", "reading")
 		}},
+		{"NewConnectionKind", size, func(c *console) string {
+			c.openConnections()
+			c.keys("n")
+			return c.waitFor("which kind?")
+		}},
 		{"NewConnectionForm", size, fillNewConnectionForm},
 		// With the server's key at hand (--demo) the form says the password
 		// leaves sealed.
