@@ -305,14 +305,7 @@ func (p *Pane) rowsOnScreen() int {
 }
 
 func (p *Pane) scrollToCursor() {
-	n := p.rowsOnScreen()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+n {
-		p.offset = p.cursor - n + 1
-	}
-	p.offset = max(0, min(p.offset, len(p.table.view)-n))
+	p.offset = common.ScrollOffset(p.cursor, p.offset, p.rowsOnScreen(), len(p.table.view))
 }
 
 // visibleRange is the slice of the view on screen.
