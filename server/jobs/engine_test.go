@@ -199,6 +199,35 @@ func TestExecutionsStartInTheOrderTriggered(t *testing.T) {
 	}
 }
 
+// TestStatusIsConsistentWhileRunsStartAndEnd reads the status over and over
+// while executions start and end: every answer is whole for its state,
+// whichever moment it catches (a run's row changes just before the run does).
+func TestStatusIsConsistentWhileRunsStartAndEnd(t *testing.T) {
+	fx := newFixture(t, 1)
+	job := fx.importJob("/Data/ImportJobs/customers.imp", SampleCustomers, nil)
+	seen := map[model.JobState]int{}
+	for range 40 {
+		fx.trigger(job)
+		for ended := false; !ended; {
+			st, err := fx.engine.Status(context.Background(), job.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen[st.JobStatus]++
+			switch {
+			case st.JobStatus == model.StateRunning && (st.JobProgress == nil || st.EstimateTime == nil || !st.StartTime.Valid()):
+				t.Fatalf("running without progress, estimate or start: %+v", st)
+			case st.JobStatus == model.StateQueued && (st.StartTime.Valid() || st.JobProgress != nil):
+				t.Fatalf("queued with a start or progress: %+v", st)
+			case st.JobStatus.Final() && (!st.StopTime.Valid() || st.JobProgress != nil):
+				t.Fatalf("ended without a stop-time, or with progress: %+v", st)
+			}
+			ended = st.JobStatus.Final()
+		}
+	}
+	t.Logf("states seen: %v", seen)
+}
+
 func TestConcurrentTriggersAndStopsLeaveNothingActive(t *testing.T) {
 	fx := newFixture(t, 4)
 	jobs := []File{

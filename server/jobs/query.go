@@ -58,6 +58,9 @@ func msTime(ms sql.NullInt64) time.Time {
 }
 
 // Status answers the status endpoint for a file: its newest execution.
+// While that execution is active the run itself is the authority: its
+// stored row changes a moment before the run's own state does (at start and
+// at the end), so a reading that finds the two apart reads the row again.
 func (e *Engine) Status(ctx context.Context, fileID int64) (model.JobStatus, error) {
 	var (
 		id               int64
@@ -72,17 +75,25 @@ func (e *Engine) Status(ctx context.Context, fileID int64) (model.JobStatus, err
 	if err != nil {
 		return model.JobStatus{}, fmt.Errorf("status of file %d: %w", fileID, err)
 	}
-	st := model.JobStatus{
-		Status: model.StatusSuccess, JobStatus: model.JobState(state),
-		FileID: &fileID, JobExecutionID: &id,
-		StartTime: model.At(msTime(started)),
+	st := model.JobStatus{Status: model.StatusSuccess, FileID: &fileID, JobExecutionID: &id}
+	if model.JobState(state).Active() {
+		if l, ok := e.liveRun(id); ok && l.state.Active() {
+			st.JobStatus, st.StartTime = l.state, model.At(l.started)
+			if l.state == model.StateRunning {
+				left := model.Estimate(estimate(time.Since(l.started), l.progress))
+				progress := percent(l.progress)
+				st.EstimateTime, st.JobProgress = &left, &progress
+			}
+			return st, nil
+		}
+		// The run ended after the row was read, and its row holds the end already.
+		err := e.db.QueryRowContext(ctx, `SELECT state, started_ms, stopped_ms, reason FROM job_executions WHERE id = ?`,
+			id).Scan(&state, &started, &stopped, &reason)
+		if err != nil {
+			return model.JobStatus{}, fmt.Errorf("status of file %d: %w", fileID, err)
+		}
 	}
-	if l, ok := e.liveRun(id); ok && l.state == model.StateRunning {
-		st.JobStatus, st.StartTime = model.StateRunning, model.At(l.started)
-		left := model.Estimate(estimate(time.Since(l.started), l.progress))
-		progress := percent(l.progress)
-		st.EstimateTime, st.JobProgress = &left, &progress
-	}
+	st.JobStatus, st.StartTime = model.JobState(state), model.At(msTime(started))
 	if st.JobStatus.Final() {
 		st.StopTime = model.At(msTime(stopped))
 	}
