@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -40,6 +41,7 @@ func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`,
 // stagedTable is the data an execution writes, not yet visible.
 type stagedTable struct {
 	db          *sql.DB
+	writes      *sync.Mutex // the engine's writes
 	executionID int64
 	name        string
 	columns     []string
@@ -49,8 +51,8 @@ type stagedTable struct {
 	bytes       int64
 }
 
-func newStagedTable(db *sql.DB, executionID int64) *stagedTable {
-	return &stagedTable{db: db, executionID: executionID, name: stagingPrefix + strconv.FormatInt(executionID, 10)}
+func (e *Engine) newStagedTable(executionID int64) *stagedTable {
+	return &stagedTable{db: e.db, writes: &e.writes, executionID: executionID, name: stagingPrefix + strconv.FormatInt(executionID, 10)}
 }
 
 // create makes the staging table with the given columns; names are made
@@ -62,6 +64,8 @@ func (t *stagedTable) create(ctx context.Context, columns []string) error {
 	for i, c := range t.columns {
 		quoted[i] = quoteIdent(c)
 	}
+	t.writes.Lock()
+	defer t.writes.Unlock()
 	if _, err := t.db.ExecContext(ctx, `DROP TABLE IF EXISTS `+quoteIdent(t.name)); err != nil {
 		return fmt.Errorf("staging table %s: %w", t.name, err)
 	}
@@ -109,6 +113,8 @@ func (t *stagedTable) flush(ctx context.Context) error {
 	}
 	width := len(t.columns)
 	perStatement := max(1, min(500, maxVariables/width))
+	t.writes.Lock()
+	defer t.writes.Unlock()
 	tx, err := t.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", t.name, err)
@@ -199,6 +205,8 @@ func (t *stagedTable) drop() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// A failure leaves an orphan that the next Open drops.
+	t.writes.Lock()
+	defer t.writes.Unlock()
 	_, _ = t.db.ExecContext(ctx, `DROP TABLE IF EXISTS `+quoteIdent(t.name))
 }
 
@@ -307,6 +315,8 @@ func (e *Engine) DataOwner(ctx context.Context, executionID int64) (int64, error
 // DeletionAlreadyMarked when that data is gone already, and an error
 // wrapping ErrNotFound when the execution produced none.
 func (e *Engine) DeleteData(ctx context.Context, executionID int64) (model.DeletionOutcome, error) {
+	e.writes.Lock()
+	defer e.writes.Unlock()
 	tx, err := e.db.BeginTx(ctx, nil)
 	if err != nil {
 		return model.DeletionFailed, fmt.Errorf("delete data of job execution %d: %w", executionID, err)

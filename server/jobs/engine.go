@@ -67,6 +67,13 @@ type Engine struct {
 	roots []string
 	limit int // executions that may run at once
 
+	// writes lets the engine's writers take SQLite's one write lock in turn.
+	// Left to SQLite's busy handler, which polls with growing sleeps, one
+	// writer can lose to the others again and again until its busy timeout
+	// ends (a trigger failed with "database is locked" under load); Go's
+	// mutex hands the lock to the writer that has waited longest.
+	writes sync.Mutex
+
 	mu      sync.Mutex
 	active  map[int64]*run
 	holding int        // executions holding one of the limit's slots
@@ -194,10 +201,12 @@ func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars
 		return nil, ErrClosed
 	}
 	created := time.Now()
+	e.writes.Lock()
 	res, err := e.db.ExecContext(ctx, `INSERT INTO job_executions
 		(file_id, file_uuid, file_path, file_name, configuration_id, user_name, trigger_kind, state, created_ms)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		f.ID, f.UUID, f.Path, f.Name, f.ConfigurationID, user, trigger, model.StateQueued, created.UnixMilli())
+	e.writes.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("queue %s: %w", f.Path, err)
 	}
@@ -332,8 +341,11 @@ func (e *Engine) start(r *run) (result, error) {
 		return result{}, context.Cause(r.ctx)
 	}
 	started := time.Now()
-	if _, err := e.db.ExecContext(r.ctx, `UPDATE job_executions SET state = ?, started_ms = ? WHERE id = ?`,
-		model.StateRunning, started.UnixMilli(), r.id); err != nil {
+	e.writes.Lock()
+	_, err := e.db.ExecContext(r.ctx, `UPDATE job_executions SET state = ?, started_ms = ? WHERE id = ?`,
+		model.StateRunning, started.UnixMilli(), r.id)
+	e.writes.Unlock()
+	if err != nil {
 		return result{}, fmt.Errorf("start execution %d: %w", r.id, err)
 	}
 	r.mu.Lock()
@@ -403,6 +415,8 @@ func (e *Engine) publish(r *run, state model.JobState, res result) error {
 			return err
 		}
 	}
+	e.writes.Lock()
+	defer e.writes.Unlock()
 	stopped := time.Now()
 	tx, err := e.db.BeginTx(r.ctx, nil)
 	if err != nil {
@@ -434,8 +448,10 @@ func (e *Engine) settle(r *run, state model.JobState, reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// Should this write fail, the row stays active and the next Open settles it.
+	e.writes.Lock()
 	_, _ = e.db.ExecContext(ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?, reason = ? WHERE id = ?`,
 		state, time.Now().UnixMilli(), reason, r.id)
+	e.writes.Unlock()
 	r.mu.Lock()
 	r.state = state
 	r.mu.Unlock()

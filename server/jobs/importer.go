@@ -161,7 +161,7 @@ func (e *Engine) importData(r *run, previewOnly bool) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	sink := &importSink{ctx: r.ctx, run: r, table: newStagedTable(e.db, r.id), pace: float64(pace), started: time.Now()}
+	sink := &importSink{ctx: r.ctx, run: r, table: e.newStagedTable(r.id), pace: float64(pace), started: time.Now()}
 	if previewOnly {
 		sink.limit = int64(preview)
 	}

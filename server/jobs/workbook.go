@@ -57,7 +57,7 @@ func (e *Engine) runWorkbook(r *run) (result, error) {
 		return result{}, fmt.Errorf("%s: %w", r.file.Path, err)
 	}
 	r.setProgress(0.5)
-	staged := newStagedTable(e.db, r.id)
+	staged := e.newStagedTable(r.id)
 	res := result{staged: staged}
 	if err := staged.create(r.ctx, columns); err != nil {
 		return res, err
