@@ -180,6 +180,19 @@ func (s *Server) fileAllows(r *http.Request, fileID int64, n need) (store.File, 
 	return f, visible && n.allowedBy(rights), nil
 }
 
+// jobFileAllowed checks fileAllows for a job request; when the caller may
+// not, it answers with the failure reason (or a 500) and returns false.
+func (s *Server) jobFileAllowed(w http.ResponseWriter, r *http.Request, fileID int64, n need, reason string) bool {
+	_, allowed, err := s.fileAllows(r, fileID, n)
+	switch {
+	case err != nil:
+		jobError(w, err)
+	case !allowed:
+		jobFailure(w, reason)
+	}
+	return err == nil && allowed
+}
+
 func pathID(w http.ResponseWriter, r *http.Request, what string) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
@@ -275,11 +288,7 @@ func (s *Server) jobHistory(w http.ResponseWriter, r *http.Request) {
 		jobError(w, err)
 		return
 	}
-	if _, allowed, err := s.fileAllows(r, f.ID, needRead); err != nil {
-		jobError(w, err)
-		return
-	} else if !allowed {
-		jobFailure(w, notAccessible)
+	if !s.jobFileAllowed(w, r, f.ID, needRead, notAccessible) {
 		return
 	}
 	history, err := s.jobs.History(r.Context(), id, start, length)
@@ -317,11 +326,7 @@ func (s *Server) jobDetails(w http.ResponseWriter, r *http.Request) {
 		jobError(w, err)
 		return
 	}
-	if _, allowed, err := s.fileAllows(r, d.File.ID, needRead); err != nil {
-		jobError(w, err)
-		return
-	} else if !allowed {
-		jobFailure(w, fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id))
+	if !s.jobFileAllowed(w, r, d.File.ID, needRead, fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id)) {
 		return
 	}
 	writeJSON(w, http.StatusOK, d)
@@ -438,11 +443,7 @@ func (s *Server) deleteJobData(w http.ResponseWriter, r *http.Request) {
 		jobError(w, err)
 		return
 	}
-	if _, allowed, err := s.fileAllows(r, fileID, needWrite); err != nil {
-		jobError(w, err)
-		return
-	} else if !allowed {
-		jobFailure(w, missing)
+	if !s.jobFileAllowed(w, r, fileID, needWrite, missing) {
 		return
 	}
 	outcome, err := s.jobs.DeleteData(r.Context(), id)
