@@ -175,6 +175,36 @@ func TestStopCancelsWithinASecondAndKeepsNoData(t *testing.T) {
 	}
 }
 
+func TestStopEndsAWorkbookMidQuery(t *testing.T) {
+	fx := newFixture(t, 2)
+	orders := fx.imported("/Data/ImportJobs/orders.imp", SampleOrders)
+	// 10^12 rows to count: it ends only when stopped.
+	endless := fx.cat.add("/Analytics/endless.wbk", map[string]string{propSQL: "SELECT count(*) FROM input1 a, input1 b, input1 c, input1 d"}, orders)
+	id := fx.trigger(endless)
+	fx.waitFor("the workbook running", func() bool {
+		st, err := fx.engine.Status(context.Background(), endless.ID)
+		if err != nil || st.JobStatus.Final() {
+			t.Fatalf("%+v %v", st, err)
+		}
+		return st.JobStatus == model.StateRunning
+	})
+	// Nothing announces that the query itself has begun; the stop must work either way.
+	time.Sleep(100 * time.Millisecond)
+	began := time.Now()
+	if err := fx.engine.Stop(context.Background(), endless.ID); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(began); took > time.Second {
+		t.Errorf("stopping the query took %v", took)
+	}
+	if st := fx.waitFinal(endless); st.JobStatus != model.StateCanceled || !st.StartTime.Valid() {
+		t.Errorf("status %+v, want CANCELED with its start-time", st)
+	}
+	if n := fx.tablesLike(stagingPrefix) + fx.tablesLike(dataTableName(id)); n != 0 {
+		t.Errorf("%d tables left by the stopped workbook", n)
+	}
+}
+
 func TestExecutionsStartInTheOrderTriggered(t *testing.T) {
 	fx := newFixture(t, 1)
 	blocker := fx.paced("/Data/ImportJobs/blocker.imp", 1000)
