@@ -68,18 +68,7 @@ func TestRestoreSurvivesSIGKILL(t *testing.T) {
 		return download(t, ts.URL, "/api/filesystem/folders/1/backup"), download(t, ts.URL, "/api/filesystem/folders/%2FData/backup")
 	}()
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRestoreKillHelper$")
-	cmd.Env = append(os.Environ(), killHelperEnv+"="+dir)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := bufio.NewScanner(stdout)
+	cmd, lines := StartHelperProcess(t, "TestRestoreKillHelper", killHelperEnv, dir)
 	waitFor := func(prefix string) string {
 		for lines.Scan() {
 			if strings.HasPrefix(lines.Text(), prefix) {
@@ -137,4 +126,24 @@ func download(t *testing.T, base, path string) []byte {
 		t.Fatalf("GET %s: %d %v %s", path, resp.StatusCode, err, body)
 	}
 	return body
+}
+
+// StartHelperProcess runs this test binary again with only the test named
+// helper, which acts when env names a data directory: the server process a
+// kill test kills. The process is killed at the end of the test; its
+// standard output comes line by line.
+func StartHelperProcess(t *testing.T, helper, env, dir string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+helper+"$")
+	cmd.Env = append(os.Environ(), env+"="+dir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, bufio.NewScanner(stdout)
 }

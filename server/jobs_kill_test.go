@@ -1,11 +1,9 @@
 package server_test
 
 import (
-	"bufio"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -52,19 +50,9 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestJobsKillHelper$")
-	cmd.Env = append(os.Environ(), jobsKillHelperEnv+"="+dir)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	cmd, lines := server.StartHelperProcess(t, "TestJobsKillHelper", jobsKillHelperEnv, dir)
 	base := ""
-	for lines := bufio.NewScanner(stdout); base == "" && lines.Scan(); {
+	for base == "" && lines.Scan() {
 		base, _ = strings.CutPrefix(lines.Text(), "listening on ")
 	}
 	if base == "" {
