@@ -67,8 +67,15 @@ func TestTriggerProgressStopCanceled(t *testing.T) {
 	u.until("the notice that the watched job ended", 5*time.Second, func() bool {
 		u.mu.Lock()
 		defer u.mu.Unlock()
-		return containsStatus(u.other, "Events.imp #"+strconv.FormatInt(exec, 10)+" ended: CANCELED")
+		return containsStatus(u.other, "Events.imp #"+strconv.FormatInt(exec, 10)+" ended: CANCELED, stopped as asked")
 	})
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, s := range statusesOf(u.other) {
+		if strings.Contains(s.Text, "stopped as asked") && s.Level != common.LevelNotice {
+			t.Errorf("a stop that was asked for is reported at level %v: %q", s.Level, s.Text)
+		}
+	}
 }
 
 func containsStatus(msgs []tea.Msg, text string) bool {

@@ -37,6 +37,9 @@ type Pane struct {
 	offset  int // first view row on screen
 	marked  map[int64]bool
 	watched map[int64]string // executions this console started, by label
+	// stopped are the watched executions this console asked to stop: their
+	// CANCELED is what was wanted, not a failure to report.
+	stopped map[int64]bool
 	polling poller
 	status  statusReader
 
@@ -53,7 +56,7 @@ type Pane struct {
 // New returns the job dashboard; it starts polling at Init.
 func New(ctx *common.Context) *Pane {
 	return &Pane{ctx: ctx, after: realAfter, table: newTable(), marked: map[int64]bool{},
-		watched: map[int64]string{}, polling: poller{every: defaultEvery},
+		watched: map[int64]string{}, stopped: map[int64]bool{}, polling: poller{every: defaultEvery},
 		filter: common.NewFilterField("filter job, file, state, user, execution")}
 }
 
@@ -133,7 +136,7 @@ func (p *Pane) reset() tea.Cmd {
 	p.table = newTable()
 	p.table.sortBy, p.table.reverse = sortBy, reverse
 	p.cursor, p.offset, p.mode = 0, 0, modeDashboard
-	p.marked, p.watched = map[int64]bool{}, map[int64]string{}
+	p.marked, p.watched, p.stopped = map[int64]bool{}, map[int64]string{}, map[int64]bool{}
 	p.history, p.details, p.plan = nil, nil, nil
 	p.polling.req++
 	p.status.req++
@@ -415,6 +418,7 @@ func (p *Pane) stop(req stopRequest) tea.Cmd {
 	}
 	if req.execID != 0 {
 		p.watched[req.execID] = req.label
+		p.stopped[req.execID] = true
 	}
 	return common.StartTask("stopping "+req.label, common.Quick, func(ctx context.Context) tea.Msg {
 		return stoppedMsg{label: req.label, err: client.StopJob(ctx, req.ref)}

@@ -285,10 +285,15 @@ func (p *Pane) endedNotice(r *row) tea.Cmd {
 	if !watched {
 		return nil
 	}
+	asked := p.stopped[r.job.JobExecutionID]
 	delete(p.watched, r.job.JobExecutionID)
+	delete(p.stopped, r.job.JobExecutionID)
 	text := label + " ended: " + string(r.state)
 	level := common.LevelNotice
-	if c := r.state.Canonical(); c == model.StateError || c == model.StateCanceled {
+	switch c := r.state.Canonical(); {
+	case c == model.StateCanceled && asked:
+		text += ", stopped as asked"
+	case c == model.StateError || c == model.StateCanceled:
 		level = common.LevelError
 	}
 	return func() tea.Msg { return common.StatusMsg{Level: level, Text: text} }
