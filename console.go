@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -130,6 +132,14 @@ func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
 		Commands: []common.Command{loginscreen.ProfileCommand(ctx, loginCfg, os.Getenv)},
 		Mouse:    mouse,
 	})
-	_, err = tea.NewProgram(m).Run()
+	// A closed SSH session sends SIGHUP, which would end the process on the
+	// spot; ending the program instead lets the demo remove its data
+	// directory and stop its server. (Bubble Tea handles SIGINT and SIGTERM.)
+	hangup, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
+	defer stop()
+	_, err = tea.NewProgram(m, tea.WithContext(hangup)).Run()
+	if hangup.Err() != nil {
+		return nil
+	}
 	return err
 }
