@@ -159,11 +159,24 @@ type details struct {
 	conn    *model.Connection // nil until read
 	err     error
 	offset  int
-	entries int // lines of the body, for scrolling
+	// body is the connection rendered, drawn again only when the
+	// connection, the pane's width or the styles change, never per frame.
+	body []string
 }
 
 func (d *details) scroll(delta, height int) {
-	d.offset = max(0, min(d.offset+delta, d.entries-height))
+	d.offset = max(0, min(d.offset+delta, len(d.body)-height))
+}
+
+// renderDetails draws the open connection's body for the pane's width and
+// keeps the scroll inside it.
+func (p *Pane) renderDetails() {
+	d := p.details
+	if d == nil || d.conn == nil {
+		return
+	}
+	d.body = p.detailsBody(*d.conn)
+	d.scroll(0, p.bodyHeight())
 }
 
 func (p *Pane) openDetails(e *entry) tea.Cmd {
@@ -197,6 +210,7 @@ func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 		return common.FailExplained("reading "+d.path, msg.err)
 	}
 	d.conn = &msg.conn
+	p.renderDetails()
 	return nil
 }
 

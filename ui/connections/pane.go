@@ -75,6 +75,7 @@ func (p *Pane) SetSize(width, height int) {
 	p.filter.SetWidth(width)
 	p.scrollList()
 	p.scrollGraph()
+	p.renderDetails()
 }
 
 // CapturingInput implements common.InputCapturer.
@@ -116,6 +117,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.loadList(0, false)
 	case tea.BackgroundColorMsg:
 		p.dropRenderings() // the styles changed with the background
+		p.renderDetails()
 	}
 	return p, nil
 }
@@ -299,7 +301,7 @@ func (p *Pane) visibleRows() []*entry {
 func (p *Pane) handleDetailsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.ctx.Keys
 	d := p.details
-	if delta, ok := k.ListStep(msg, p.bodyHeight(), d.entries); ok {
+	if delta, ok := k.ListStep(msg, p.bodyHeight(), len(d.body)); ok {
 		d.scroll(delta, p.bodyHeight())
 		return nil
 	}

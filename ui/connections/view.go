@@ -177,11 +177,8 @@ func (p *Pane) detailsView() []string {
 	case d.conn == nil:
 		return append(lines, st.Empty.Render(strings.TrimSpace(p.ctx.Spinner+" reading…")))
 	}
-	body := p.detailsBody(*d.conn)
-	d.entries = len(body)
-	d.offset = max(0, min(d.offset, len(body)-p.bodyHeight()))
-	end := min(len(body), d.offset+p.bodyHeight())
-	return append(lines, body[d.offset:end]...)
+	end := min(len(d.body), d.offset+p.bodyHeight())
+	return append(lines, d.body[d.offset:end]...)
 }
 
 // detailsBody lists the connection's fields and properties. Secret

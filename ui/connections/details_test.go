@@ -1,0 +1,42 @@
+package connections
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// The details body is drawn when the connection arrives and again when the
+// pane changes size; scrolling stays inside it at any height.
+func TestDetailsFollowTheSize(t *testing.T) {
+	props := map[string][]string{}
+	for i := range 20 {
+		props[fmt.Sprintf("prop_%02d", i)] = []string{strings.Repeat("v", 60) + fmt.Sprintf("end%02d", i)}
+	}
+	conn := model.Connection{File: model.FileInfo{Path: "/Data/Connections/conn-00000.dst"}, TypeID: "das.JdbcDataStoreType", Properties: props}
+
+	p := withList(newTestPane(nil, 50, 5, false), entries(3))
+	keys(p, "i")
+	p.Update(detailsMsg{req: p.details.req, id: p.details.id, conn: conn})
+	keys(p, "G")
+	if view := plain(p.View()); !strings.Contains(view, "prop_19") || strings.Contains(view, "end19") {
+		t.Fatalf("at the bottom of a narrow pane, want prop_19 cut short:\n%s", view)
+	}
+
+	p.SetSize(120, 40)
+	view := plain(p.View())
+	if !strings.Contains(view, "end19") {
+		t.Errorf("a wider pane still shows the narrow rendering:\n%s", view)
+	}
+	if !strings.Contains(view, "name") {
+		t.Errorf("a taller pane leaves the top of the body scrolled away:\n%s", view)
+	}
+
+	p.SetSize(10, 1)
+	keys(p, "j", "k", "G", "g")
+	if view := plain(p.View()); strings.Count(view, "\n") != 0 {
+		t.Errorf("a one-line pane draws more than its title:\n%s", view)
+	}
+}
