@@ -207,24 +207,33 @@ func readStatuses(ctx context.Context, client *api.Client, targets []statusTarge
 	ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 	defer cancel()
 	results := make([]statusResult, len(targets))
+	fanOut(len(targets), func(i int) {
+		t := targets[i]
+		res := statusResult{execID: t.execID}
+		res.status, res.err = client.JobStatus(ctx, t.ref)
+		if res.err == nil && t.gone && (res.status.JobExecutionID == nil || *res.status.JobExecutionID != t.execID) {
+			d, err := client.JobDetails(ctx, t.execID)
+			res.ended, res.err = d.JobStatus, err
+		}
+		results[i] = res
+	})
+	return results
+}
+
+// fanOut calls read for each index below n, statusWorkers at a time, and
+// returns when all have returned: the status round and the plan round read
+// this way.
+func fanOut(n int, read func(i int)) {
 	sem := make(chan struct{}, statusWorkers)
 	var wg sync.WaitGroup
-	for i, t := range targets {
-		wg.Add(1)
+	for i := range n {
 		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			res := statusResult{execID: t.execID}
-			res.status, res.err = client.JobStatus(ctx, t.ref)
-			if res.err == nil && t.gone && (res.status.JobExecutionID == nil || *res.status.JobExecutionID != t.execID) {
-				d, err := client.JobDetails(ctx, t.execID)
-				res.ended, res.err = d.JobStatus, err
-			}
-			results[i] = res
-		}()
+		wg.Go(func() {
+			defer func() { <-sem }()
+			read(i)
+		})
 	}
 	wg.Wait()
-	return results
 }
 
 func (p *Pane) gotStatuses(msg statusMsg) tea.Cmd {

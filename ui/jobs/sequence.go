@@ -185,21 +185,13 @@ func (p *Pane) readPlan() tea.Cmd {
 		defer cancel()
 		states := make(map[int64]model.JobState, len(ids))
 		var mu sync.Mutex
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, statusWorkers)
-		for _, id := range ids {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				if d, err := client.JobDetails(ctx, id); err == nil {
-					mu.Lock()
-					states[id] = d.JobStatus
-					mu.Unlock()
-				}
-			}()
-		}
-		wg.Wait()
+		fanOut(len(ids), func(i int) {
+			if d, err := client.JobDetails(ctx, ids[i]); err == nil {
+				mu.Lock()
+				states[ids[i]] = d.JobStatus
+				mu.Unlock()
+			}
+		})
 		return planStatusMsg{req: req, states: states}
 	})
 }
