@@ -153,12 +153,12 @@ func (p *Pane) gotTypes(msg typesMsg) tea.Cmd {
 
 // details is one connection's representation, as the details view shows it.
 type details struct {
-	id      int64
-	path    string
-	req     int
-	conn    *model.Connection // nil until read
-	err     error
-	offset  int
+	id     int64
+	path   string
+	req    int
+	conn   *model.Connection // nil until read
+	err    error
+	offset int
 	// body is the connection rendered, drawn again only when the
 	// connection, the pane's width or the styles change, never per frame.
 	body []string
