@@ -12,31 +12,8 @@ import (
 
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/dialog"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
-
-// press builds the key press a terminal sends for a key name as
-// key.Binding spells it ("q", "tab", "ctrl+c", "esc", "enter", "space").
-func press(name string) tea.KeyPressMsg {
-	special := map[string]tea.KeyPressMsg{
-		"tab":       {Code: tea.KeyTab},
-		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
-		"enter":     {Code: tea.KeyEnter},
-		"esc":       {Code: tea.KeyEscape},
-		"space":     {Code: tea.KeySpace, Text: " "},
-		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
-		"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
-		"backspace": {Code: tea.KeyBackspace},
-		"up":        {Code: tea.KeyUp},
-		"down":      {Code: tea.KeyDown},
-		"left":      {Code: tea.KeyLeft},
-		"right":     {Code: tea.KeyRight},
-	}
-	if k, ok := special[name]; ok {
-		return k
-	}
-	r := []rune(name)[0]
-	return tea.KeyPressMsg{Code: r, Text: name}
-}
 
 // settle runs cmd and feeds back every message that arrives within a short
 // wait, as the program would; timers (notices expiring, heartbeats) are
@@ -100,7 +77,7 @@ func newTestModel(t *testing.T, readOnly bool, w, h int) *Model {
 func typeKeys(t *testing.T, m *Model, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
-		_, cmd := m.Update(press(k))
+		_, cmd := m.Update(uitest.Key(k))
 		settle(t, m, cmd)
 	}
 }
@@ -171,12 +148,12 @@ func TestCommandLineCompletesAndHints(t *testing.T) {
 
 func TestQuit(t *testing.T) {
 	m := newTestModel(t, false, 80, 24)
-	if _, cmd := m.Update(press("q")); !quits(cmd) {
+	if _, cmd := m.Update(uitest.Key("q")); !quits(cmd) {
 		t.Fatal("q did not quit")
 	}
 	m = newTestModel(t, false, 80, 24)
 	typeKeys(t, m, ":", "q")
-	if _, cmd := m.Update(press("enter")); !quits(collectThen(t, m, cmd)) {
+	if _, cmd := m.Update(uitest.Key("enter")); !quits(collectThen(t, m, cmd)) {
 		t.Fatal(":q did not quit")
 	}
 }
@@ -198,7 +175,7 @@ func TestQuitAsksWhileTransferRuns(t *testing.T) {
 	defer cancel()
 	m.Update(common.TaskStartedMsg{ID: 1, Label: "backup of /Data", Transfer: true, Cancel: cancel})
 
-	_, cmd := m.Update(press("q"))
+	_, cmd := m.Update(uitest.Key("q"))
 	if quits(cmd) {
 		t.Fatal("q quit while a transfer runs")
 	}
@@ -212,14 +189,14 @@ func TestQuitAsksWhileTransferRuns(t *testing.T) {
 	if m.Dialog() != nil {
 		t.Fatal("enter on the default answer did not close the question")
 	}
-	m.Update(press("q"))
-	if _, cmd := m.Update(press("y")); !quits(collectThen(t, m, cmd)) {
+	m.Update(uitest.Key("q"))
+	if _, cmd := m.Update(uitest.Key("y")); !quits(collectThen(t, m, cmd)) {
 		t.Fatal("y did not quit")
 	}
 
 	m.Update(common.TaskStartedMsg{ID: 2, Label: "restore", Transfer: true, Cancel: cancel})
-	m.Update(press("ctrl+c"))
-	if _, cmd := m.Update(press("ctrl+c")); !quits(cmd) {
+	m.Update(uitest.Key("ctrl+c"))
+	if _, cmd := m.Update(uitest.Key("ctrl+c")); !quits(cmd) {
 		t.Fatal("a second ctrl+c did not quit")
 	}
 }

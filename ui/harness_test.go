@@ -17,6 +17,7 @@ import (
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/folders"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // fixedNow is the clock of every console under test, so dates in default
@@ -176,7 +177,7 @@ func (c *console) waitForCount(want string, n int) string {
 // keys sends key presses, one by one, as a terminal would.
 func (c *console) keys(names ...string) {
 	for _, n := range names {
-		c.tm.Send(press(n))
+		c.tm.Send(uitest.Key(n))
 	}
 }
 

@@ -3,7 +3,6 @@ package connections
 import (
 	"fmt"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // demoClient starts the embedded platform with demo data and returns a
@@ -70,51 +70,13 @@ func withList(p *Pane, list []model.ConnectionEntry) *Pane {
 	return p
 }
 
-func press(name string) tea.KeyPressMsg {
-	special := map[string]tea.KeyPressMsg{
-		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape},
-		"up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown},
-		"left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight},
-	}
-	if k, ok := special[name]; ok {
-		return k
-	}
-	return tea.KeyPressMsg{Code: []rune(name)[0], Text: name}
-}
-
 // keys presses keys one by one and returns the command of the last.
 func keys(p *Pane, names ...string) tea.Cmd {
 	var cmd tea.Cmd
 	for _, n := range names {
-		_, cmd = p.Update(press(n))
+		_, cmd = p.Update(uitest.Key(n))
 	}
 	return cmd
-}
-
-// expand runs cmd and returns its messages, batches and sequences opened,
-// tasks unwrapped to their result.
-func expand(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	msg := cmd()
-	if msg == nil {
-		return nil
-	}
-	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
-		var out []tea.Msg
-		for i := range v.Len() {
-			out = append(out, expand(v.Index(i).Interface().(tea.Cmd))...)
-		}
-		return out
-	}
-	switch m := msg.(type) {
-	case common.TaskDoneMsg:
-		return []tea.Msg{m.Msg}
-	case common.TaskStartedMsg:
-		return nil
-	}
-	return []tea.Msg{msg}
 }
 
 // drive feeds the messages of cmd back into the pane until nothing is left,
@@ -125,7 +87,7 @@ func drive(p *Pane, cmd tea.Cmd) []tea.Msg {
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
-		for _, msg := range expand(c) {
+		for _, msg := range uitest.Expand(c) {
 			switch msg.(type) {
 			case listMsg, typesMsg, detailsMsg, levelMsg, editLoadedMsg, savedMsg, createdMsg,
 				deleteCheckMsg, deleteMsg, deletedMsg, createMsg, newKindMsg:

@@ -13,6 +13,7 @@ import (
 	"github.com/dapconsole/dapconsole/theme"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/dialog"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 func TestListKeys(t *testing.T) {
@@ -179,7 +180,7 @@ func TestOpenWhereItLives(t *testing.T) {
 			[]any{common.GotoPathMsg{Path: "/Data/Connections"}}},
 	}
 	for _, tt := range tests {
-		msgs := expand(openWhereItLives(tt.node))
+		msgs := uitest.Expand(openWhereItLives(tt.node))
 		if fmt.Sprint(msgs) != fmt.Sprint(tt.want) {
 			t.Errorf("%s: %v, want %v", tt.node.dep.File.Path, msgs, tt.want)
 		}
@@ -300,7 +301,7 @@ func TestInvalidEditReopensWithTheError(t *testing.T) {
 		t.Errorf("the reopened file:\n%s", text)
 	}
 	_, cmd = p.Update(editedMsg{id: 1, path: "/Data/Connections/A.dst", shown: shown, edited: shown + "\n"})
-	if got := expand(cmd); len(got) != 1 || !strings.Contains(fmt.Sprint(got[0]), "nothing changed") {
+	if got := uitest.Expand(cmd); len(got) != 1 || !strings.Contains(fmt.Sprint(got[0]), "nothing changed") {
 		t.Errorf("an unchanged file: %v, want a cancelled edit", got)
 	}
 }
@@ -383,7 +384,7 @@ func formValues(t *testing.T, values map[string]string) dialog.Values {
 		}
 		return out
 	}(), func(v dialog.Values) (tea.Msg, error) { got = v; return nil, nil })
-	form.Update(press("enter"))
+	form.Update(uitest.Key("enter"))
 	return got
 }
 
@@ -407,7 +408,7 @@ func TestRefusedDeleteSaysSo(t *testing.T) {
 	if !strings.Contains(plain(confirm.View()), "/Data/ImportJobs/Orders.imp") {
 		t.Errorf("the confirmation does not list the dependents:\n%s", plain(confirm.View()))
 	}
-	_, yes := confirm.Update(press("y"))
+	_, yes := confirm.Update(uitest.Key("y"))
 	other = drive(p, yes)
 	if len(other) == 0 || !strings.Contains(fmt.Sprint(other), "the server refused (409)") {
 		t.Errorf("refusal: %v", other)

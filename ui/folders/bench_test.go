@@ -6,6 +6,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // benchPane returns a pane showing a tree of n open folders of the same
@@ -81,8 +82,8 @@ func BenchmarkCursorMove(b *testing.B) {
 	for _, n := range []int{100, 100_000} {
 		b.Run(fmt.Sprintf("folders=%d", n), func(b *testing.B) {
 			p := benchPane(b, n)
-			down := keyPress("j")
-			up := keyPress("k")
+			down := uitest.Key("j")
+			up := uitest.Key("k")
 			b.ReportAllocs()
 			b.ResetTimer()
 			i := 0

@@ -11,6 +11,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // These tests drive the pane with the messages the server's answers become,
@@ -49,22 +50,10 @@ func answer(p *Pane, n *node, children ...string) {
 	p.Update(childrenMsg{req: p.requests[n.id], nodeID: n.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries(children...)}}})
 }
 
-func keyPress(name string) tea.KeyPressMsg {
-	special := map[string]tea.KeyPressMsg{
-		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "space": {Code: tea.KeySpace, Text: " "},
-		"left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight}, "up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown},
-		"pgdown": {Code: tea.KeyPgDown},
-	}
-	if k, ok := special[name]; ok {
-		return k
-	}
-	return tea.KeyPressMsg{Code: []rune(name)[0], Text: name}
-}
-
 func press(p *Pane, names ...string) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, n := range names {
-		_, cmd := p.Update(keyPress(n))
+		_, cmd := p.Update(uitest.Key(n))
 		cmds = append(cmds, cmd)
 	}
 	return tea.Batch(cmds...)

@@ -15,6 +15,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // The whole story against the real server: trigger from the pane, watch
@@ -48,13 +49,13 @@ func TestTriggerProgressStopCanceled(t *testing.T) {
 	if !strings.Contains(screen(p.View()), "> RUNNING") {
 		t.Fatalf("running row not shown:\n%s", screen(p.View()))
 	}
-	_, cmd = p.Update(keyPress("s"))
+	_, cmd = p.Update(uitest.Key("s"))
 	d := dialogOf(cmd)
 	if d == nil {
 		t.Fatal("stop opened no confirmation")
 	}
-	_, cmd = d.Update(keyPress("y"))
-	for _, msg := range expand(cmd) {
+	_, cmd = d.Update(uitest.Key("y"))
+	for _, msg := range uitest.Expand(cmd) {
 		u.deliver(msg)
 	}
 	u.until("CANCELED", 20*time.Second, func() bool {
@@ -156,13 +157,13 @@ func TestTenMinutesOfPollingNeverOverlapsAndLeavesNoGoroutine(t *testing.T) {
 		}
 		if i%25 == 0 {
 			for _, k := range disturb[i/25%len(disturb)] {
-				_, cmd := p.Update(keyPress(k))
+				_, cmd := p.Update(uitest.Key(k))
 				u.run(cmd)
 			}
 		}
 	}
 	polls := counter.total.Load()
-	_, cmd := p.Update(keyPress("0")) // polling off: the pending tick is dropped
+	_, cmd := p.Update(uitest.Key("0")) // polling off: the pending tick is dropped
 	u.run(cmd)
 	u.drain()
 	pl.close()
@@ -308,7 +309,7 @@ func TestHistoryPagesAndDetails(t *testing.T) {
 		u.run(press(p, "pgdown"))
 		u.until("the next page", 10*time.Second, func() bool { return p.history.start > start || !p.history.loading })
 	}
-	if st := statusesOf(expand(press(p, "pgdown"))); len(st) != 1 || st[0].Text != "no older executions" {
+	if st := statusesOf(uitest.Expand(press(p, "pgdown"))); len(st) != 1 || st[0].Text != "no older executions" {
 		t.Errorf("pgdn on the last page said %+v", st)
 	}
 	mu.Lock()
@@ -350,9 +351,9 @@ func TestDeleteDataAnswersFromTheServer(t *testing.T) {
 	for _, tt := range tests {
 		var said []common.StatusMsg
 		_, asked := p.Update(deleteRequest{execID: tt.execID})
-		for _, msg := range expand(asked) {
+		for _, msg := range uitest.Expand(asked) {
 			_, cmd := p.Update(msg)
-			said = append(said, statusesOf(expand(cmd))...)
+			said = append(said, statusesOf(uitest.Expand(cmd))...)
 		}
 		if len(said) != 1 || said[0].Level != tt.level || !strings.Contains(said[0].Text, tt.says) {
 			t.Errorf("delete data of #%d said %+v, want level %d saying %q", tt.execID, said, tt.level, tt.says)

@@ -16,6 +16,7 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // clockAt is the fixed time of golden tests.
@@ -78,35 +79,9 @@ func screen(view string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// expand runs cmd and returns what it produced: the messages of every
-// command inside a batch or sequence, in order.
-func expand(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	msg := cmd()
-	if msg == nil {
-		return nil
-	}
-	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
-		var out []tea.Msg
-		for i := 0; i < v.Len(); i++ {
-			out = append(out, expand(v.Index(i).Interface().(tea.Cmd))...)
-		}
-		return out
-	}
-	if done, ok := msg.(common.TaskDoneMsg); ok {
-		return []tea.Msg{done.Msg}
-	}
-	if _, ok := msg.(common.TaskStartedMsg); ok {
-		return nil
-	}
-	return []tea.Msg{msg}
-}
-
 // dialogOf returns the dialog a command opens, nil when it opens none.
 func dialogOf(cmd tea.Cmd) common.Dialog {
-	for _, msg := range expand(cmd) {
+	for _, msg := range uitest.Expand(cmd) {
 		if open, ok := msg.(common.OpenDialogMsg); ok {
 			return open.Dialog
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/dialog"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 func TestKeys(t *testing.T) {
@@ -84,7 +85,7 @@ func TestKeys(t *testing.T) {
 			}
 		}},
 		{"t triggers the selected job", []string{"j", "t"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
-			msgs := expand(cmd)
+			msgs := uitest.Expand(cmd)
 			if len(msgs) != 1 {
 				t.Fatalf("messages %v", msgs)
 			}
@@ -97,7 +98,7 @@ func TestKeys(t *testing.T) {
 			wantConfirm(t, cmd, stopRequest{ref: api.FileID(141), label: "Events.imp #41", execID: 41})
 		}},
 		{"s on an ended row says so", []string{"s"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
-			st := statusesOf(expand(cmd))
+			st := statusesOf(uitest.Expand(cmd))
 			if len(st) != 1 || !strings.Contains(st[0].Text, "has ended") {
 				t.Errorf("status %v", st)
 			}
@@ -110,11 +111,11 @@ func TestKeys(t *testing.T) {
 			if !ok {
 				t.Fatalf("no form: %T", dialogOf(cmd))
 			}
-			d, cmd := f.Update(keyPress("enter"))
+			d, cmd := f.Update(uitest.Key("enter"))
 			if d != nil {
 				t.Fatal("form stayed open")
 			}
-			got := expand(cmd)
+			got := uitest.Expand(cmd)
 			want := sequenceRequest{refs: []api.Ref{api.FileID(140), api.FileID(141)}, variables: map[string]string{}}
 			if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 				t.Errorf("submitted %#v, want %#v", got, want)
@@ -163,13 +164,13 @@ func wantConfirm(t *testing.T, cmd tea.Cmd, want tea.Msg) {
 	if d == nil {
 		t.Fatal("no confirmation")
 	}
-	if d2, _ := d.Update(keyPress("enter")); d2 != nil {
+	if d2, _ := d.Update(uitest.Key("enter")); d2 != nil {
 		t.Error("enter did not close the confirmation")
-	} else if _, cmd := d.Update(keyPress("enter")); cmd != nil {
+	} else if _, cmd := d.Update(uitest.Key("enter")); cmd != nil {
 		t.Error("enter accepted a dangerous confirmation (the focus must start on no)")
 	}
-	_, yes := d.Update(keyPress("y"))
-	got := expand(yes)
+	_, yes := d.Update(uitest.Key("y"))
+	got := uitest.Expand(yes)
 	if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 		t.Errorf("y sent %#v, want %#v", got, want)
 	}
@@ -297,7 +298,7 @@ func TestDeleteAnswers(t *testing.T) {
 			err: &api.Error{Reason: "Job data with id 5 doesn't exist"}}, common.LevelError, "not deleted: the server refused: Job data with id 5 doesn't exist"},
 	}
 	for _, tt := range tests {
-		st := statusesOf(expand(gotDeleted(tt.msg)))
+		st := statusesOf(uitest.Expand(gotDeleted(tt.msg)))
 		if len(st) != 1 || st[0].Level != tt.level || !strings.Contains(st[0].Text, tt.says) {
 			t.Errorf("%+v said %+v, want level %d saying %q", tt.msg, st, tt.level, tt.says)
 		}
@@ -310,7 +311,7 @@ func TestUnauthorizedPollReachesTheRoot(t *testing.T) {
 	p.Init()
 	_, cmd := p.Update(pollMsg{req: p.polling.req, err: &api.Error{Status: 401, Err: errors.New("unauthorized")}})
 	var unauthorized bool
-	for _, m := range expand(cmd) {
+	for _, m := range uitest.Expand(cmd) {
 		if _, ok := m.(common.UnauthorizedMsg); ok {
 			unauthorized = true
 		}
@@ -363,7 +364,7 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 		t.Errorf("the older execution's last progress is still shown:\n%s", view)
 	}
 	p.status.inFlight = false
-	for _, msg := range expand(p.readStatuses()) {
+	for _, msg := range uitest.Expand(p.readStatuses()) {
 		for _, res := range msg.(statusMsg).results {
 			if res.execID == 50 {
 				t.Error("the superseded execution's status is read again")
@@ -436,14 +437,14 @@ func TestFailuresAreExplainedAnd401BringsTheLogin(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			p := dashboardAt(t, 100, 12)
 			_, cmd := p.Update(a.msg(p, notFound))
-			st := statusesOf(expand(cmd))
+			st := statusesOf(uitest.Expand(cmd))
 			if len(st) != 1 || st[0].Level != common.LevelError || !strings.Contains(st[0].Text, "not found") ||
 				!strings.Contains(st[0].Text, notFound.Reason) {
 				t.Errorf("404 said %+v", st)
 			}
 			p = dashboardAt(t, 100, 12)
 			_, cmd = p.Update(a.msg(p, unauthorized))
-			msgs := expand(cmd)
+			msgs := uitest.Expand(cmd)
 			if len(msgs) != 1 {
 				t.Fatalf("401 gave %#v", msgs)
 			}

@@ -22,6 +22,7 @@ import (
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/theme"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // testPassword is admin's password on the test platform; its prefix is what
@@ -68,20 +69,6 @@ func testConfig(t *testing.T) Config {
 		ProfilesPath: filepath.Join(t.TempDir(), "dapconsole", "profiles.json"),
 		Verify:       credentials.CheckWithServer,
 	}
-}
-
-// press builds the key press a terminal sends for a key name.
-func press(name string) tea.KeyPressMsg {
-	special := map[string]tea.KeyPressMsg{
-		"tab":       {Code: tea.KeyTab},
-		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
-		"enter":     {Code: tea.KeyEnter},
-		"esc":       {Code: tea.KeyEscape},
-	}
-	if k, ok := special[name]; ok {
-		return k
-	}
-	return tea.KeyPressMsg{Code: []rune(name)[0], Text: name}
 }
 
 // typeInto sends text one rune at a time.
@@ -151,7 +138,7 @@ func only[T any](t *testing.T, msgs []tea.Msg) T {
 // submit presses enter on the screen and delivers the check's result back.
 func submit(t *testing.T, s *Screen) (common.Dialog, []tea.Msg) {
 	t.Helper()
-	d, cmd := s.Update(press("enter"))
+	d, cmd := s.Update(uitest.Key("enter"))
 	if d == nil {
 		t.Fatal("enter closed the screen before any check")
 	}
@@ -179,9 +166,9 @@ func TestScreenFirstStartLogsInAndStores(t *testing.T) {
 	}
 
 	d := typeInto(s, url+"/")
-	d, _ = d.Update(press("enter")) // enter walks down while there is no password
+	d, _ = d.Update(uitest.Key("enter")) // enter walks down while there is no password
 	d = typeInto(d, "admin")
-	d, _ = d.Update(press("enter"))
+	d, _ = d.Update(uitest.Key("enter"))
 	if got := d.(*Screen).Focused(); got != "Password" {
 		t.Fatalf("focus on %s, want Password", got)
 	}
@@ -281,14 +268,14 @@ func TestScreenRefusesAndSaysWhy(t *testing.T) {
 
 func TestScreenEscape(t *testing.T) {
 	firstStart := New(newContext(nil, "", "", ""), testConfig(t), "")
-	if d, _ := firstStart.Update(press("esc")); d == nil {
+	if d, _ := firstStart.Update(uitest.Key("esc")); d == nil {
 		t.Error("esc closed the screen at a first start, with nothing behind it")
 	}
 	if keys := firstStart.ShortHelp(); slicesHasKey(keys, "esc") {
 		t.Error("help offers esc where it does nothing")
 	}
 	afterRefusal := New(newContext(api.New("http://127.0.0.1:1", "admin", "x"), "http://127.0.0.1:1", "admin", "p"), testConfig(t), "")
-	if d, _ := afterRefusal.Update(press("esc")); d != nil {
+	if d, _ := afterRefusal.Update(uitest.Key("esc")); d != nil {
 		t.Error("esc should close the screen over a running console")
 	}
 }
