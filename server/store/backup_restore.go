@@ -188,8 +188,8 @@ func (r *restorer) index(ctx context.Context, root File) error {
 		if e.IsFolder() {
 			continue
 		}
-		cfg, err := r.representation(e)
-		if err != nil {
+		var cfg entryIdentity
+		if err := r.decodeEntry(e, &cfg); err != nil {
 			return err
 		}
 		re.origUUID = strings.ToLower(cfg.File.UUID)
@@ -217,17 +217,27 @@ func (r *restorer) index(ctx context.Context, root File) error {
 	return nil
 }
 
-func (r *restorer) representation(e archive.Entry) (model.Configuration, error) {
+// entryIdentity is what index needs of a representation. Decoding only
+// this skips the properties, which createFile decodes when it needs them.
+type entryIdentity struct {
+	File struct {
+		UUID string `json:"uuid"`
+		Path string `json:"path"`
+	} `json:"file"`
+	Sources []model.SourceRef `json:"sources"`
+}
+
+// decodeEntry reads an entry's body and decodes its JSON into into.
+func (r *restorer) decodeEntry(e archive.Entry, into any) error {
 	body, err := r.archive.ReadFile(e)
 	if err != nil {
-		return model.Configuration{}, &RefusedError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
+		return &RefusedError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
 	}
-	var cfg model.Configuration
-	if err := json.Unmarshal(body, &cfg); err != nil {
-		return model.Configuration{}, &RefusedError{Err: ErrBadInput,
+	if err := json.Unmarshal(body, into); err != nil {
+		return &RefusedError{Err: ErrBadInput,
 			Reason: fmt.Sprintf("entry %s is not a configuration's JSON: %v", e.Path, err), Paths: []string{e.Path}}
 	}
-	return cfg, nil
+	return nil
 }
 
 // checkExisting finds what the target paths hold: folders are reused,
@@ -579,8 +589,8 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 }
 
 func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
-	cfg, err := r.representation(e.Entry)
-	if err != nil {
+	var cfg model.Configuration
+	if err := r.decodeEntry(e.Entry, &cfg); err != nil {
 		return err
 	}
 	cfg.Sources = make([]model.SourceRef, len(e.sources))
