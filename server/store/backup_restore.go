@@ -75,15 +75,14 @@ type sourceLink struct {
 }
 
 type restorer struct {
-	q        Queries
-	user     User
-	opt      RestoreOptions
-	archive  *archive.Archive
-	entries  []*restoreEntry
-	byTarget map[string]*restoreEntry
-	users    map[string]int64
-	groups   map[string]int64
-	folders  map[string]File // folders restored into, by path
+	q       Queries
+	user    User
+	opt     RestoreOptions
+	archive *archive.Archive
+	entries []*restoreEntry
+	users   map[string]int64
+	groups  map[string]int64
+	folders map[string]File // folders restored into, by path
 	// newTarget is set when the restore created its target folder: then
 	// nothing exists below it, and no path needs looking up.
 	newTarget bool
@@ -95,7 +94,7 @@ type restorer struct {
 // (conflicts, unknown owners or groups, missing dependencies, missing write
 // permission) or *DependentsError (overwriting a file others read from).
 func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a *archive.Archive, opt RestoreOptions) (model.RestoreResult, error) {
-	r := &restorer{q: q.cached(), user: user, opt: opt, archive: a, byTarget: map[string]*restoreEntry{},
+	r := &restorer{q: q.cached(), user: user, opt: opt, archive: a,
 		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{}}
 	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
 	root, err := r.targetFolder(ctx, target)
@@ -181,7 +180,6 @@ func (r *restorer) index(ctx context.Context, root File) error {
 	for i, e := range r.archive.Entries {
 		re := &restoreEntry{Entry: e, target: joinPath(root.Path, e.Path)}
 		r.entries = append(r.entries, re)
-		r.byTarget[re.target] = re
 		if m := r.archive.Metadata; m != nil {
 			re.meta = m.Files[e.Path]
 		}
