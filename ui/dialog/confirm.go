@@ -83,13 +83,18 @@ func (c *Confirm) View() string {
 	if c.danger {
 		title = st.Symbols.Warning + " " + title
 	}
-	lines := []string{
-		titleStyle.Render(truncate(title, inner)),
-		"",
-		lipgloss.NewStyle().Width(inner).Render(c.body),
-		"",
-		yes + "  " + no,
+	body := strings.Split(lipgloss.NewStyle().Width(inner).Render(c.body), "\n")
+	gap := []string{""}
+	if avail := c.height - box.GetVerticalFrameSize(); avail > 0 && 4+len(body) > avail {
+		// Too tall for the terminal: the blank lines go, then the end of the
+		// body; the title and the answers always show.
+		gap = nil
+		if room := avail - 2; len(body) > room {
+			body = append(body[:max(0, room-1)], "…")
+		}
 	}
+	lines := []string{titleStyle.Render(truncate(title, inner))}
+	lines = append(append(append(append(lines, gap...), body...), gap...), yes+"  "+no)
 	return box.Width(inner + box.GetHorizontalFrameSize()).Render(strings.Join(lines, "\n"))
 }
 
