@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -518,6 +519,28 @@ func TestJobPermissionsAndFailures(t *testing.T) {
 		{"unknown execution details", func() error { _, err := p.admin.JobDetails(ctx, 999999); return err }, api.IsFailure},
 		{"unknown configuration history", func() error { _, err := p.admin.JobHistory(ctx, 999999, 0, 0); return err }, api.IsFailure},
 		{"empty sequence", func() error { _, err := p.admin.TriggerSequence(ctx, nil, nil); return err }, api.IsBadRequest},
+		{"viewer sequence of a hidden file", func() error {
+			f, err := p.srv.Store().FileByPath(ctx, hidden.String())
+			if err != nil {
+				return err
+			}
+			_, err = p.viewer.TriggerSequence(ctx, []int64{f.ID}, nil)
+			return err
+		}, api.IsFailure},
+		{"stop a job with nothing running", func() error {
+			idle := p.importOf(jobs.SampleEvents, nil)
+			return p.admin.StopJob(ctx, api.FileID(idle.ID))
+		}, api.IsFailure},
+		{"negative history start", func() error { _, err := p.admin.JobHistory(ctx, 1, -1, 5); return err }, api.IsBadRequest},
+		{"empty reference", func() error { _, err := p.admin.JobStatus(ctx, api.Ref{}); return err }, func(err error) bool {
+			return errors.Is(err, api.ErrEmptyRef)
+		}},
+		{"server down", func() error {
+			down := httptest.NewServer(http.NotFoundHandler())
+			down.Close()
+			_, err := api.New(down.URL, "admin", "admin").RunningJobs(ctx)
+			return err
+		}, api.IsUnreachable},
 		{"no credentials", func() error {
 			_, err := api.New(p.ts.URL, "analyst", "wrong").JobStatus(ctx, orders)
 			return err
