@@ -53,11 +53,15 @@ func (s *Server) readFolder(w http.ResponseWriter, r *http.Request) {
 	s.answerFolder(w, r, r.PathValue("ref"))
 }
 
-// visibleOnly returns the files the request's user may see, in their order.
-func (s *Server) visibleOnly(r *http.Request, files []store.File) ([]store.File, error) {
+// visibleOnly returns the files the request's user may see, in their order;
+// known are folders the request has already found visible.
+func (s *Server) visibleOnly(r *http.Request, files []store.File, known ...store.File) ([]store.File, error) {
 	vis, err := s.store.NewVisibility(r.Context(), userFrom(r))
 	if err != nil {
 		return nil, err
+	}
+	for _, f := range known {
+		vis.KnownVisible(f)
 	}
 	return vis.Filter(r.Context(), files)
 }
@@ -74,7 +78,7 @@ func (s *Server) answerFolder(w http.ResponseWriter, r *http.Request, ref string
 	}
 	children, err := s.store.ChildFolders(r.Context(), f.ID)
 	if err == nil {
-		children, err = s.visibleOnly(r, children)
+		children, err = s.visibleOnly(r, children, f) // fileFor found f visible
 	}
 	if err != nil {
 		writeError(w, err)

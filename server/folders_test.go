@@ -373,3 +373,33 @@ func TestBodyCap(t *testing.T) {
 	big := `{"owner":"` + strings.Repeat("a", 100) + `"}`
 	p.wantFailure(p.call("admin", http.MethodPut, path, big), http.StatusRequestEntityTooLarge, "64 bytes")
 }
+
+// A folder read below the root lists only the child folders the user may read.
+func TestReadFolderHidesChildren(t *testing.T) {
+	srv, p := demo(t)
+	// Open inherits the others' read flag of /Analytics; Finance is the analysts' only.
+	if _, err := srv.Store().CreateFile(context.Background(), store.NewFile{Path: "/Analytics/Open", OwnerID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		user string
+		want string
+	}{
+		{"viewer", "Open"},
+		{"analyst", "Finance,Open"},
+		{"admin", "Finance,Open"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.user, func(t *testing.T) {
+			var f model.Folder
+			p.get(tc.user, folderPath(fileID(t, srv, "/Analytics")), &f)
+			var names []string
+			for _, c := range f.Embedded.Folders {
+				names = append(names, c.Name)
+			}
+			if got := strings.Join(names, ","); got != tc.want {
+				t.Fatalf("%s sees %q in /Analytics, want %q", tc.user, got, tc.want)
+			}
+		})
+	}
+}

@@ -124,6 +124,11 @@ func (q Queries) NewVisibility(ctx context.Context, u User) (*Visibility, error)
 	return &Visibility{q: q, user: u, flags: map[int64]model.Flags{}, loaded: map[int64]bool{}, folders: map[int64]bool{}}, nil
 }
 
+// KnownVisible records a folder the caller has already found visible (with
+// Access), so that filtering its contents does not judge the folders above
+// it a second time.
+func (v *Visibility) KnownVisible(folder File) { v.folders[folder.ID] = true }
+
 // Rights returns what the user may do with f itself, folders above aside.
 func (v *Visibility) Rights(ctx context.Context, f File) (Rights, error) {
 	if !v.loaded[f.ParentID] && !v.user.Admin && len(v.user.GroupIDs) > 0 {
