@@ -7,22 +7,14 @@ import (
 
 	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // startPlatform runs the embedded platform with one user, admin, whose
 // password is testPassword, and returns its URL.
 func startPlatform(t *testing.T) string {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: testPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.Close()
-		srv.Close()
-	})
-	return ts.URL
+	return servertest.Start(t, server.Config{AdminPassword: testPassword}, nil).URL
 }
 
 func TestLoginChecksWithTheServer(t *testing.T) {

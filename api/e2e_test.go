@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"errors"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -11,20 +10,15 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // demoServer starts the embedded platform with demo data on a loopback
 // httptest server and returns a client per demo user.
 func demoServer(t *testing.T) (url string, admin, analyst, viewer *api.Client) {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir(), DemoData: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	return ts.URL, api.New(ts.URL, "admin", "admin"), api.New(ts.URL, "analyst", "analyst"), api.New(ts.URL, "viewer", "viewer")
+	url = servertest.Start(t, server.Config{DemoData: true}, nil).URL
+	return url, api.New(url, "admin", "admin"), api.New(url, "analyst", "analyst"), api.New(url, "viewer", "viewer")
 }
 
 func childNames(f model.Folder) []string {

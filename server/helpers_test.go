@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // demo starts a server with the demo data over real HTTP.
@@ -21,18 +21,8 @@ func demo(t testing.TB) (*server.Server, *platform) {
 
 func start(t testing.TB, cfg server.Config) (*server.Server, *platform) {
 	t.Helper()
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatalf("server.New: %v", err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.Close()
-		if err := srv.Close(); err != nil {
-			t.Errorf("close: %v", err)
-		}
-	})
-	return srv, &platform{t: t, base: ts.URL}
+	pl := servertest.Start(t, cfg, nil)
+	return pl.Server, &platform{t: t, base: pl.URL}
 }
 
 // platform calls the server as the demo users, whose passwords are their names.

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/folders"
 	"github.com/dapconsole/dapconsole/ui/uitest"
@@ -34,20 +34,7 @@ func demoServer(t *testing.T, wrap func(http.Handler) http.Handler) string {
 // demoServerIn is demoServer on the data directory dir.
 func demoServerIn(t *testing.T, dir string, wrap func(http.Handler) http.Handler) string {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: dir, DemoData: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := srv.Handler()
-	if wrap != nil {
-		h = wrap(h)
-	}
-	ts := httptest.NewServer(h)
-	t.Cleanup(func() {
-		ts.Close()
-		srv.Close()
-	})
-	return ts.URL
+	return servertest.Start(t, server.Config{DataDir: dir, DemoData: true}, wrap).URL
 }
 
 // console is a console under test: a real program fed by teatest, whose

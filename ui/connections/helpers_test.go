@@ -2,7 +2,6 @@ package connections
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
@@ -20,16 +20,7 @@ import (
 // client of it, as admin.
 func demoClient(t testing.TB) *api.Client {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir(), DemoData: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.Close()
-		srv.Close()
-	})
-	return api.New(ts.URL, "admin", "admin")
+	return api.New(servertest.Start(t, server.Config{DemoData: true}, nil).URL, "admin", "admin")
 }
 
 // newTestPane returns a pane of the given size; a nil client talks to a

@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
@@ -33,28 +33,14 @@ type platform struct {
 
 func startPlatform(t testing.TB, wrap func(http.Handler) http.Handler) *platform {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir(), DemoData: true, MaxConcurrentJobs: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := srv.Handler()
-	if wrap != nil {
-		h = wrap(h)
-	}
-	ts := httptest.NewServer(h)
+	running := servertest.Start(t, server.Config{DemoData: true, MaxConcurrentJobs: 4}, wrap)
 	tr := &http.Transport{}
-	pl := &platform{url: ts.URL, transport: tr,
-		client: api.New(ts.URL, "admin", "admin", api.WithHTTPClient(&http.Client{Transport: tr}))}
-	var once sync.Once
-	pl.close = func() {
-		once.Do(func() {
+	return &platform{url: running.URL, transport: tr,
+		client: api.New(running.URL, "admin", "admin", api.WithHTTPClient(&http.Client{Transport: tr})),
+		close: func() {
 			tr.CloseIdleConnections()
-			ts.Close()
-			srv.Close()
-		})
-	}
-	t.Cleanup(pl.close)
-	return pl
+			running.Close()
+		}}
 }
 
 // newTestPane returns a pane of the given size whose clock is now() and

@@ -1,0 +1,57 @@
+// Package servertest runs the embedded platform behind a loopback HTTP
+// server for the tests of the packages that talk to it.
+package servertest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/server"
+)
+
+// Platform is the embedded platform serving on a loopback address.
+type Platform struct {
+	URL    string
+	Server *server.Server
+	http   *httptest.Server
+	once   sync.Once
+	err    error
+}
+
+// Start runs the platform on cfg, with wrap (when not nil) in front of its
+// handler. An empty DataDir takes a directory of the test's own. The
+// platform stops when the test ends, if Close has not stopped it before.
+func Start(t testing.TB, cfg server.Config, wrap func(http.Handler) http.Handler) *Platform {
+	t.Helper()
+	if cfg.DataDir == "" {
+		cfg.DataDir = t.TempDir()
+	}
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatalf("start the platform: %v", err)
+	}
+	h := srv.Handler()
+	if wrap != nil {
+		h = wrap(h)
+	}
+	p := &Platform{Server: srv, http: httptest.NewServer(h)}
+	p.URL = p.http.URL
+	t.Cleanup(func() {
+		if err := p.Close(); err != nil {
+			t.Errorf("stop the platform: %v", err)
+		}
+	})
+	return p
+}
+
+// Close stops serving, then closes the platform; later calls only return
+// the first call's error.
+func (p *Platform) Close() error {
+	p.once.Do(func() {
+		p.http.Close()
+		p.err = p.Server.Close()
+	})
+	return p.err
+}
