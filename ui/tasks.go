@@ -122,7 +122,9 @@ func (h healthMsg) Failure() error { return h.err }
 type heartbeatMsg struct{}
 
 // observe reads the outcome of any result that carries one: a server that
-// answered, even with a refusal, is up; a transport failure means down.
+// answered, even with a refusal, is up; no answer (refused, timed out)
+// means down. The client wraps both in *api.Error, so the HTTP status
+// tells them apart: 0 when no answer came.
 func (h *health) observe(msg tea.Msg) {
 	f, ok := msg.(common.Failer)
 	if !ok {
@@ -135,9 +137,9 @@ func (h *health) observe(msg tea.Msg) {
 		h.state, h.err = healthUp, nil
 	case common.IsUnauthorized(err):
 		h.state, h.err = healthUnauthorized, err
-	case errors.As(err, &apiErr):
-		h.state, h.err = healthUp, nil
 	case errors.Is(err, context.Canceled):
+	case errors.As(err, &apiErr) && apiErr.Status != 0:
+		h.state, h.err = healthUp, nil
 	default:
 		h.state, h.err = healthDown, err
 	}
