@@ -108,8 +108,8 @@ func (p *Pane) sequenceForm() tea.Cmd {
 		}))
 }
 
-// triggerSequence resolves paths to file ids (the endpoint takes ids only;
-// a job's status names its file id once it has run) and triggers.
+// triggerSequence resolves paths and UUIDs to file ids (the endpoint takes
+// ids only; a job's status names its file id once it has run) and triggers.
 func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 	client := p.ctx.Client
 	if client == nil {
@@ -118,9 +118,8 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 	return common.StartTask("sequential trigger", common.Quick, func(ctx context.Context) tea.Msg {
 		ids := make([]int64, 0, len(req.refs))
 		for _, ref := range req.refs {
-			if !ref.IsPath() {
-				id, _ := strconv.ParseInt(ref.String(), 10, 64)
-				ids = append(ids, id)
+			if id, err := strconv.ParseInt(ref.String(), 10, 64); err == nil && !ref.IsPath() {
+				ids = append(ids, id) // a file id already
 				continue
 			}
 			st, err := client.JobStatus(ctx, ref)
