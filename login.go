@@ -116,11 +116,10 @@ func login(args []string, env accountIO) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), loginTimeout)
 	defer cancel()
-	_, notice, err := credentials.Login(ctx, profiles, profile, password, env.verify)
+	saved, notice, err := credentials.Login(ctx, profiles, profile, password, env.verify)
 	if err != nil {
 		return err
 	}
-	saved, _ := profiles.Get(name)
 	verb := "saved"
 	if existed {
 		verb = "updated"
