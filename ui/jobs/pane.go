@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -361,9 +362,7 @@ func (p *Pane) gotTriggered(msg triggeredMsg) tea.Cmd {
 	}
 	id := msg.answer.JobExecutionID
 	name := msg.ref.String()
-	if i := lastSlash(name); i >= 0 {
-		name = name[i+1:]
-	}
+	name = name[strings.LastIndexByte(name, '/')+1:]
 	p.table.add(&row{ref: msg.ref, state: model.StateQueued, user: msg.answer.JobExecutionUser,
 		job: model.RunningJob{JobExecutionID: id, FileName: name, JobStatus: model.StateQueued}})
 	p.watched[id] = fmt.Sprintf("%s #%d", name, id)
@@ -372,15 +371,6 @@ func (p *Pane) gotTriggered(msg triggeredMsg) tea.Cmd {
 	p.keepSelection(selected)
 	return tea.Batch(common.Notify(fmt.Sprintf("triggered %s: execution #%d by %s", msg.label, id, msg.answer.JobExecutionUser)),
 		p.pollNow())
-}
-
-func lastSlash(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '/' {
-			return i
-		}
-	}
-	return -1
 }
 
 // openJob shows the history of a job another pane pointed at (a
