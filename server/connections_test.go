@@ -308,3 +308,35 @@ func TestConcurrentWrites(t *testing.T) {
 		t.Fatalf("%d connections, want %d", len(list), 7+writers)
 	}
 }
+
+// A refused delete names the dependents the user may see and only counts
+// the others, so that it tells nothing of files behind closed folders.
+func TestDeleteConnectionHidesDependents(t *testing.T) {
+	srv, p := demo(t)
+	ctx := context.Background()
+	var created model.ConnectionCreated
+	p.want(p.call("analyst", http.MethodPost, "/rest/connections", newConnection("/Data/Connections/Shared.dst", "x")), 200, &created)
+	reader := func(path string) store.NewFile {
+		return store.NewFile{Path: path, OwnerID: 1, Config: &model.Configuration{Version: "2.1",
+			Sources: []model.SourceRef{{Path: "/Data/Connections/Shared.dst"}}}}
+	}
+	for _, nf := range []store.NewFile{
+		{Path: "/Closed", OwnerID: 1, Permissions: &store.Permissions{}},
+		reader("/Closed/Hidden.imp"),
+		reader("/Closed/Hidden too.imp"),
+		reader("/Data/ImportJobs/Seen.imp"),
+	} {
+		if _, err := srv.Store().CreateFile(ctx, nf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refusal := p.wantFailure(p.call("analyst", http.MethodDelete, connectionPath(created.ConfigurationID), nil), http.StatusConflict, "")
+	if strings.Join(refusal.Paths, ",") != "/Data/ImportJobs/Seen.imp" || !strings.Contains(refusal.Reason, "(2 you may not see)") ||
+		strings.Contains(refusal.Reason, "Closed") {
+		t.Fatalf("analyst told %+v", refusal)
+	}
+	refusal = p.wantFailure(p.call("admin", http.MethodDelete, connectionPath(created.ConfigurationID), nil), http.StatusConflict, "")
+	if len(refusal.Paths) != 3 || strings.Contains(refusal.Reason, "may not see") {
+		t.Fatalf("admin told %+v", refusal)
+	}
+}
