@@ -228,6 +228,12 @@ func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request) {
 // refuseDependents answers 409 for a file others depend on, naming the
 // dependents the user may see and only counting the others.
 func (s *Server) refuseDependents(w http.ResponseWriter, r *http.Request, de *store.DependentsError) {
+	// One Visibility for all: dependents often share folders, judged once.
+	vis, err := s.store.NewVisibility(r.Context(), userFrom(r))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	var seen []string
 	hidden := 0
 	for _, p := range de.Paths {
@@ -236,10 +242,12 @@ func (s *Server) refuseDependents(w http.ResponseWriter, r *http.Request, de *st
 			writeError(w, err)
 			return
 		}
-		if _, visible, err := s.store.Access(r.Context(), userFrom(r), f); err != nil {
+		visible, err := vis.Visible(r.Context(), f)
+		if err != nil {
 			writeError(w, err)
 			return
-		} else if visible {
+		}
+		if visible {
 			seen = append(seen, p)
 		} else {
 			hidden++
