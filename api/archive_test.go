@@ -120,17 +120,34 @@ func TestBackupFilesSendsTheSelection(t *testing.T) {
 	}
 }
 
+// failureCase is a failure answer and the *api.Error a call must return for it.
+type failureCase struct {
+	name   string
+	answer answer
+	status int
+	reason string // a prefix of the error's reason
+	paths  []string
+	is     func(error) bool // the helper that must recognise the error, if any
+}
+
+func (tc failureCase) check(t *testing.T, err error) {
+	t.Helper()
+	var e *api.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v is not an *api.Error", err)
+	}
+	if e.Status != tc.status || !strings.HasPrefix(e.Reason, tc.reason) || !reflect.DeepEqual(e.Paths, tc.paths) {
+		t.Errorf("error = %d %q %q, want %d %q %q", e.Status, e.Reason, e.Paths, tc.status, tc.reason, tc.paths)
+	}
+	if tc.is != nil && !tc.is(err) {
+		t.Errorf("helper does not recognise %v", err)
+	}
+}
+
 func TestBackupFailures(t *testing.T) {
 	rec := newRecorder(t)
 	client := api.New(rec.URL, "admin", "pw")
-	tests := []struct {
-		name   string
-		answer answer
-		status int
-		reason string
-		paths  []string
-		is     func(error) bool
-	}{
+	tests := []failureCase{
 		{"dependencies outside the folder",
 			answer{status: 400, body: `{"status":"failure","reason":"dependencies outside /Analytics","paths":["/Data/ImportJobs/Orders.imp"]}`},
 			400, "dependencies outside /Analytics", []string{"/Data/ImportJobs/Orders.imp"}, api.IsBadRequest},
@@ -144,16 +161,7 @@ func TestBackupFailures(t *testing.T) {
 			rec.answer(tt.answer)
 			var dst bytes.Buffer
 			n, err := client.Backup(t.Context(), api.FileID(10), 0, &dst, nil)
-			var e *api.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is not an *api.Error", err)
-			}
-			if e.Status != tt.status || !strings.HasPrefix(e.Reason, tt.reason) || !reflect.DeepEqual(e.Paths, tt.paths) {
-				t.Errorf("error = %d %q %q, want %d %q %q", e.Status, e.Reason, e.Paths, tt.status, tt.reason, tt.paths)
-			}
-			if tt.is != nil && !tt.is(err) {
-				t.Errorf("helper does not recognise %v", err)
-			}
+			tt.check(t, err)
 			if n != 0 || dst.Len() != 0 {
 				t.Errorf("wrote %d bytes of a failure", dst.Len())
 			}
@@ -254,14 +262,7 @@ func TestRestoreSendsTheArchive(t *testing.T) {
 func TestRestoreFailures(t *testing.T) {
 	rec := newRecorder(t)
 	client := api.New(rec.URL, "admin", "pw")
-	tests := []struct {
-		name   string
-		answer answer
-		status int
-		reason string
-		paths  []string
-		is     func(error) bool
-	}{
+	tests := []failureCase{
 		{"contents exist without overwrite",
 			answer{status: 409, body: `{"status":"failure","reason":"2 files exist at the target; restore with overwrite","paths":["/Data/A.imp","/Data/B.imp"]}`},
 			409, "2 files exist at the target; restore with overwrite", []string{"/Data/A.imp", "/Data/B.imp"}, api.IsConflict},
@@ -275,16 +276,7 @@ func TestRestoreFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec.answer(tt.answer)
 			_, err := client.Restore(t.Context(), api.FileID(4), strings.NewReader("PK\x05\x06"), 4, 0, nil)
-			var e *api.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is not an *api.Error", err)
-			}
-			if e.Status != tt.status || !strings.HasPrefix(e.Reason, tt.reason) || !reflect.DeepEqual(e.Paths, tt.paths) {
-				t.Errorf("error = %d %q %q, want %d %q %q", e.Status, e.Reason, e.Paths, tt.status, tt.reason, tt.paths)
-			}
-			if tt.is != nil && !tt.is(err) {
-				t.Errorf("helper does not recognise %v", err)
-			}
+			tt.check(t, err)
 		})
 	}
 }
