@@ -317,16 +317,17 @@ func (s *Server) jobDetails(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	missing := fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id)
 	d, err := s.jobs.Details(r.Context(), id)
 	if errors.Is(err, jobs.ErrNotFound) {
-		jobFailure(w, fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id))
+		jobFailure(w, missing)
 		return
 	}
 	if err != nil {
 		jobError(w, err)
 		return
 	}
-	if !s.jobFileAllowed(w, r, d.File.ID, needRead, fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id)) {
+	if !s.jobFileAllowed(w, r, d.File.ID, needRead, missing) {
 		return
 	}
 	writeJSON(w, http.StatusOK, d)
