@@ -51,6 +51,13 @@ func New(ctx *common.Context) *Pane {
 	return &Pane{ctx: ctx, tree: newTree(), filter: common.NewFilterField("filter"), requests: map[int64]int{}, rows: newRowCache()}
 }
 
+// dropRenderings forgets the rows and breadcrumbs as drawn, for new styles
+// or a new tree.
+func (p *Pane) dropRenderings() {
+	p.rows = newRowCache()
+	p.crumbs = crumbsCache{}
+}
+
 // Title implements common.Pane.
 func (p *Pane) Title() string { return "Folders" }
 
@@ -117,7 +124,11 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case common.LoggedInMsg:
 		p.tree = newTree()
 		p.cursor, p.offset, p.perms = 0, 0, nil
+		p.dropRenderings()
 		return p, p.loadRoot()
+	case tea.BackgroundColorMsg:
+		p.dropRenderings() // the root swapped the styles they were drawn with
+		return p, nil
 	case permsMsg, addGroupMsg, deleteGroupMsg:
 		if p.perms != nil {
 			return p, p.perms.update(msg)
