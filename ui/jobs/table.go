@@ -121,8 +121,8 @@ func newTable() *table { return &table{rows: map[int64]*row{}, startedBy: map[in
 
 // merge takes one list-running answer: listed executions are added or
 // updated, ones that left start to linger, and lingering ones older than
-// lingerFor go. It returns the executions that just left.
-func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
+// lingerFor go.
+func (t *table) merge(jobs []model.RunningJob, now time.Time) {
 	t.pollGen++
 	t.running, t.queued = 0, 0
 	for i := range jobs {
@@ -150,7 +150,6 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 			t.running++
 		}
 	}
-	var left []*row
 	t.lingered = 0
 	for id, r := range t.rows {
 		if r.seen == t.pollGen {
@@ -160,7 +159,6 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 			r.left = now
 			r.progress, r.hasProgress, r.estimate, r.hasEstimate = 0, false, 0, false
 			r.touch()
-			left = append(left, r)
 		}
 		if now.Sub(r.left) > lingerFor {
 			delete(t.rows, id)
@@ -170,7 +168,6 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) []*row {
 		}
 		t.lingered++
 	}
-	return left
 }
 
 // add puts an execution the console itself started on the table before a
