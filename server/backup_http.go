@@ -112,6 +112,7 @@ func (s *Server) planBackup(w http.ResponseWriter, r *http.Request, ids []any) (
 		writeError(w, err)
 		return backupPlan{}, false
 	}
+	vis.KnownVisible(folder) // fileFor found it visible
 	below, err := s.store.DescendantsOutline(ctx, folder)
 	if err != nil {
 		writeError(w, err)

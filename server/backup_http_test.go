@@ -147,6 +147,11 @@ func TestBackupOnlyWhatTheUserMayRead(t *testing.T) {
 		t.Errorf("viewer's backup lacks what it may read: %v", names)
 	}
 	p.wantFailure(p.call("viewer", http.MethodGet, backupURL("/Exports"), nil), http.StatusNotFound, "not found")
+	// Below the root too: a folder's backup leaves out what is closed inside it.
+	names = entries(t, p.backup("viewer", "/Analytics", model.FlagIgnoreMissingDependencies))
+	if slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "Finance/") }) || !slices.Contains(names, "Sales.wbk") {
+		t.Errorf("viewer's backup of /Analytics: %v", names)
+	}
 }
 
 func TestBackupDependencyFlags(t *testing.T) {
