@@ -336,15 +336,19 @@ func statusOf(err error) string {
 	return err.Error()
 }
 
-// errorReason is the server's reason for a failure, or the error's text.
+// errorReason is the server's status and reason for a failure; when no
+// answer came, what went wrong instead (a status of 0 says nothing).
 func errorReason(err error) string {
 	var apiErr *api.Error
-	if errors.As(err, &apiErr) {
-		reason := fmt.Sprintf("%d %s", apiErr.Status, http.StatusText(apiErr.Status))
-		if apiErr.Reason != "" {
-			reason += ", " + apiErr.Reason
-		}
-		return reason
+	switch {
+	case !errors.As(err, &apiErr):
+		return err.Error()
+	case apiErr.Status == 0 && apiErr.Reason != "":
+		return apiErr.Reason
+	case apiErr.Status == 0:
+		return err.Error()
+	case apiErr.Reason != "":
+		return statusOf(err) + ", " + apiErr.Reason
 	}
-	return err.Error()
+	return statusOf(err)
 }
