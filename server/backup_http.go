@@ -19,7 +19,6 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/store"
-	"github.com/google/uuid"
 )
 
 // registerBackupRoutes adds the backup and restore endpoints (spec 4.2, 4.3).
@@ -479,14 +478,6 @@ func (s *Server) restoreTarget(w http.ResponseWriter, r *http.Request) (store.Re
 	}
 	writeError(w, err)
 	return store.RestoreTarget{}, false
-}
-
-// isPathRef reports whether a <ref> is a path rather than a file id or a UUID.
-func isPathRef(ref string) bool {
-	if _, err := strconv.ParseInt(ref, 10, 64); err == nil {
-		return false
-	}
-	return !(len(ref) == 36 && uuid.Validate(ref) == nil)
 }
 
 // writeArchiveError answers a refused restore or backup: 413 past a cap,

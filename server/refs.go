@@ -50,7 +50,7 @@ func (s *Server) lookupRef(ctx context.Context, ref string) (store.File, error) 
 	if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
 		return s.store.FileByID(ctx, id)
 	}
-	if len(ref) == 36 && uuid.Validate(ref) == nil {
+	if isUUIDRef(ref) {
 		return s.store.FileByUUID(ctx, ref)
 	}
 	path := ref
@@ -65,6 +65,17 @@ func (s *Server) lookupRef(ctx context.Context, ref string) (store.File, error) 
 		f, err = s.store.FileByPath(ctx, strings.ReplaceAll(path, "+", " "))
 	}
 	return f, err
+}
+
+func isUUIDRef(ref string) bool { return len(ref) == 36 && uuid.Validate(ref) == nil }
+
+// isPathRef reports whether lookupRef takes a <ref> for a path rather than a
+// file id or a UUID.
+func isPathRef(ref string) bool {
+	if _, err := strconv.ParseInt(ref, 10, 64); err == nil {
+		return false
+	}
+	return !isUUIDRef(ref)
 }
 
 // resolve finds the file a <ref> names as the request's user sees it. A file
