@@ -19,7 +19,7 @@
 //
 //	func New(ctx *common.Context) *Pane   // *Pane implements common.Pane
 //
-// and replacing its placeholder line in defaultPanes (panes.go):
+// and its line in defaultPanes (panes.go):
 //
 //	jobs.New(ctx),
 //

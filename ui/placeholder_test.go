@@ -8,7 +8,7 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
-// placeholder stands in for a pane still being built.
+// placeholder stands in for a pane a test does not drive.
 type placeholder struct {
 	ctx           *common.Context
 	title, note   string
