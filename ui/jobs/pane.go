@@ -205,11 +205,11 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case r == nil:
 		return nil
 	case key.Matches(msg, k.Trigger):
-		return p.trigger(triggerRequest{ref: api.FileID(r.job.FileID), label: r.label()})
+		return p.trigger(triggerRequest{ref: r.ref, label: r.label()})
 	case key.Matches(msg, k.Stop) && (r.gone() || !r.state.Active()):
 		return common.Info(r.label() + " has ended: nothing to stop")
 	case key.Matches(msg, k.Stop):
-		return p.askStop(api.FileID(r.job.FileID), r.label(), r.job.JobExecutionID)
+		return p.askStop(r.ref, r.label(), r.job.JobExecutionID)
 	case key.Matches(msg, k.Delete):
 		return p.askDelete(r.job.JobExecutionID, r.label())
 	case key.Matches(msg, k.Open):
