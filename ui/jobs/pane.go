@@ -38,8 +38,8 @@ type Pane struct {
 	offset  int // first view row on screen
 	marked  map[int64]bool
 	watched map[int64]string // executions this console started, by label
-	// stopped are the watched executions this console asked to stop: their
-	// CANCELED is what was wanted, not a failure to report.
+	// stopped are the watched executions whose file this console asked to
+	// stop: their CANCELED is what was wanted, not a failure to report.
 	stopped map[int64]bool
 	polling poller
 	status  statusReader
@@ -408,7 +408,13 @@ func (p *Pane) stop(req stopRequest) tea.Cmd {
 	}
 	if req.execID != 0 {
 		p.watched[req.execID] = req.label
-		p.stopped[req.execID] = true
+	}
+	// A stop ends every queued and running execution of the file, so each
+	// watched one of them ends as asked, not only the row it was asked on.
+	for id := range p.watched {
+		if r := p.table.rows[id]; id == req.execID || (r != nil && r.ref == req.ref) {
+			p.stopped[id] = true
+		}
 	}
 	return common.StartTask("stopping "+req.label, common.Quick, func(ctx context.Context) tea.Msg {
 		return stoppedMsg{label: req.label, err: client.StopJob(ctx, req.ref)}
