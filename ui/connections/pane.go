@@ -122,9 +122,10 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	return p, nil
 }
 
-// reset forgets everything read under the previous session.
+// reset forgets everything read under the previous session; how the list
+// is filtered and sorted stays, as the filter field still shows it.
 func (p *Pane) reset() {
-	p.list = list{sortBy: p.list.sortBy, descending: p.list.descending, hideSystem: p.list.hideSystem}
+	p.list = list{filter: p.list.filter, sortBy: p.list.sortBy, descending: p.list.descending, hideSystem: p.list.hideSystem}
 	p.cursor, p.offset, p.listLoaded, p.listErr = 0, 0, false, nil
 	p.typesPending, p.typeGen = map[int64]bool{}, p.typeGen+1
 	p.mode, p.details, p.graph, p.lines = modeList, nil, nil, nil

@@ -122,7 +122,9 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case common.GotoPathMsg:
 		return p, p.startGoto(msg.Path)
 	case common.LoggedInMsg:
+		filter := p.tree.filter // the filter field still shows it
 		p.tree = newTree()
+		p.tree.filter = filter
 		p.cursor, p.offset, p.perms = 0, 0, nil
 		p.dropRenderings()
 		return p, p.loadRoot()

@@ -1,0 +1,24 @@
+package connections
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// A new login reads the list again under the filter the field still shows.
+func TestFilterSurvivesANewLogin(t *testing.T) {
+	p := withList(newTestPane(nil, 100, 20, false), entries(30))
+	keys(p, "/", "2", "3", "enter")
+	if len(p.list.rows) != 1 {
+		t.Fatalf("filter 23: %d rows, want 1", len(p.list.rows))
+	}
+	p.Update(common.LoggedInMsg{})
+	p.listReq++
+	p.Update(listMsg{req: p.listReq, entries: entries(30)})
+	view := plain(p.View())
+	if len(p.list.rows) != 1 || !strings.Contains(view, "filter /23") || !strings.Contains(view, "conn-00023") {
+		t.Errorf("after a new login: %d rows, want the 1 the filter shows:\n%s", len(p.list.rows), view)
+	}
+}
