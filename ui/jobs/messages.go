@@ -29,12 +29,12 @@ type statusMsg struct {
 }
 
 // statusResult is what one status read (and, for an execution that is no
-// longer the file's newest, the history read after it) says about an execution.
+// longer the file's newest, the details read after it) says about an execution.
 type statusResult struct {
 	execID int64
 	status model.JobStatus
-	// ended is set when the execution's final state was read from the
-	// history because a newer execution of the same file took the status.
+	// ended is set when the execution's final state was read from its
+	// details because a newer execution of the same file took the status.
 	ended model.JobState
 	err   error
 }
