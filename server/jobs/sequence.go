@@ -37,7 +37,6 @@ func (e *Engine) Sequence(ctx context.Context, start []File, user string, vars m
 		}
 	}
 	plan := model.ExecutionPlan{Status: model.StatusSuccess, ExecutionPlan: []model.PlanEntry{}}
-	runs := make(map[int64]*run)
 	waitOn := make(map[int64][]*run) // the runs a file's dependents wait for
 	var queued []*run
 	for _, id := range order {
@@ -57,7 +56,6 @@ func (e *Engine) Sequence(ctx context.Context, start []File, user string, vars m
 				return model.ExecutionPlan{}, err
 			}
 			queued = append(queued, r)
-			runs[id] = r
 			waitOn[id] = []*run{r}
 			entry.Trigger, entry.JobExecutionID = true, r.id
 		} else {
