@@ -95,19 +95,14 @@ func login(args []string, env accountIO) error {
 		}
 	})
 
-	prompt := credentials.NewPrompter(env.stdin, env.stdout)
-	if profile.Server == "" {
-		profile.Server, err = askServer(prompt, env.stdout)
-	} else {
-		profile.Server, err = credentials.NormalizeServer(profile.Server)
-	}
-	if err != nil {
-		return fmt.Errorf("login: %w", err)
-	}
-	for profile.User == "" {
-		if profile.User, err = prompt.Line("User", ""); err != nil {
+	if profile.Server != "" {
+		if profile.Server, err = credentials.NormalizeServer(profile.Server); err != nil {
 			return fmt.Errorf("login: %w", err)
 		}
+	}
+	prompt := credentials.NewPrompter(env.stdin, env.stdout)
+	if err := prompt.AskAccount(&profile); err != nil {
+		return fmt.Errorf("login: %w", err)
 	}
 	password, err := prompt.Password("Password for " + credentials.Key(profile.User, profile.Server))
 	if err != nil {
@@ -130,21 +125,6 @@ func login(args []string, env accountIO) error {
 		fmt.Fprintln(env.stderr, notice)
 	}
 	return nil
-}
-
-// askServer asks until the answer is a URL the console can use.
-func askServer(prompt *credentials.Prompter, out io.Writer) (string, error) {
-	for {
-		raw, err := prompt.Line("Server URL", "")
-		if err != nil {
-			return "", err
-		}
-		server, err := credentials.NormalizeServer(raw)
-		if err == nil {
-			return server, nil
-		}
-		fmt.Fprintln(out, err)
-	}
 }
 
 func defaultNote(profiles *credentials.Profiles, name string) string {

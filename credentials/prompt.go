@@ -107,3 +107,25 @@ func readMasked(f *os.File, out io.Writer) ([]byte, error) {
 	}()
 	return term.ReadPassword(f.Fd())
 }
+
+// AskAccount asks for the server URL and the user the profile lacks, the
+// server again until it is a URL the console can use.
+func (prompt *Prompter) AskAccount(profile *Profile) error {
+	for profile.Server == "" {
+		raw, err := prompt.Line("Server URL", "")
+		if err != nil {
+			return err
+		}
+		if profile.Server, err = NormalizeServer(raw); err != nil {
+			fmt.Fprintln(prompt.out, err)
+		}
+	}
+	for profile.User == "" {
+		user, err := prompt.Line("User", "")
+		if err != nil {
+			return err
+		}
+		profile.User = strings.TrimSpace(user)
+	}
+	return nil
+}

@@ -66,8 +66,10 @@ func Resolve(req Request, env Env) (Session, error) {
 		return Session{}, err
 	}
 	session := Session{Profile: profile}
-	if err := askMissingAccount(&session.Profile, env.Prompt); err != nil {
-		return Session{}, err
+	if env.Prompt != nil {
+		if err := env.Prompt.AskAccount(&session.Profile); err != nil {
+			return Session{}, err
+		}
 	}
 	if session.Profile.Server == "" || session.Profile.User == "" {
 		return session, nil
@@ -134,29 +136,6 @@ func chooseProfile(req Request, profiles *Profiles) (Profile, error) {
 	}
 	profile.ReadOnly = profile.ReadOnly || req.ReadOnly
 	return profile, nil
-}
-
-func askMissingAccount(profile *Profile, prompt *Prompter) error {
-	if prompt == nil {
-		return nil
-	}
-	for profile.Server == "" {
-		raw, err := prompt.Line("Server URL", "")
-		if err != nil {
-			return err
-		}
-		if profile.Server, err = NormalizeServer(raw); err != nil {
-			fmt.Fprintln(prompt.out, err)
-		}
-	}
-	for profile.User == "" {
-		user, err := prompt.Line("User", "")
-		if err != nil {
-			return err
-		}
-		profile.User = strings.TrimSpace(user)
-	}
-	return nil
 }
 
 func unknownProfile(name string, profiles *Profiles) error {
