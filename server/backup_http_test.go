@@ -639,3 +639,31 @@ func TestRestoreSecretsOfAnotherServer(t *testing.T) {
 		t.Fatal("a refused restore changed the tree")
 	}
 }
+
+// Without permission flags, restored files take the permissions of the
+// folder they land in, as new files do.
+func TestRestoreInheritsTheTargetsPermissions(t *testing.T) {
+	srv, p := demo(t)
+	ctx := context.Background()
+	body := p.backup("admin", "/Data/Connections")
+	var result model.RestoreResult
+	p.want(p.upload("admin", restoreURL("/Exports/Copy"), "application/zip", body), http.StatusOK, &result)
+	if len(result.Restored) == 0 {
+		t.Fatalf("nothing restored: %+v", result)
+	}
+	exports, err := srv.Store().FileByPath(ctx, "/Exports")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantGroups, _ := srv.Store().GroupPermissions(ctx, exports.ID)
+	for _, path := range result.Restored {
+		f, err := srv.Store().FileByPath(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups, _ := srv.Store().GroupPermissions(ctx, f.ID)
+		if f.Others != exports.Others || !reflect.DeepEqual(groups, wantGroups) {
+			t.Errorf("%s: others %+v groups %+v, want those of /Exports: %+v %+v", path, f.Others, groups, exports.Others, wantGroups)
+		}
+	}
+}
