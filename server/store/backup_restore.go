@@ -83,6 +83,8 @@ type restorer struct {
 	users   map[string]int64
 	groups  map[string]int64
 	folders map[string]File // folders restored into, by path
+	// inherited are the permissions files take from their folder, by folder id.
+	inherited map[int64]*Permissions
 	// newTarget is set when the restore created its target folder: then
 	// nothing exists below it, and no path needs looking up.
 	newTarget bool
@@ -95,7 +97,8 @@ type restorer struct {
 // permission) or *DependentsError (overwriting a file others read from).
 func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a *archive.Archive, opt RestoreOptions) (model.RestoreResult, error) {
 	r := &restorer{q: q.cached(), user: user, opt: opt, archive: a,
-		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{}}
+		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{},
+		inherited: map[int64]*Permissions{}}
 	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
 	root, err := r.targetFolder(ctx, target)
 	if err != nil {
@@ -599,7 +602,11 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 			cfg.Sources[k] = model.SourceRef{UUID: link.external.UUID}
 		}
 	}
-	perms, err := r.permissions(ctx, r.folders[ParentPath(e.target)].ID, e)
+	parentID := r.folders[ParentPath(e.target)].ID
+	perms, err := r.permissions(ctx, parentID, e)
+	if err == nil && perms == nil {
+		perms, err = r.inheritedFrom(ctx, parentID)
+	}
 	if err != nil {
 		return err
 	}
@@ -621,6 +628,21 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 	}
 	e.createdUUID = created.UUID
 	return nil
+}
+
+// inheritedFrom returns the permissions a new file takes from its folder,
+// read once per folder: files are created after every folder is done, so
+// none of them changes while files are created in it.
+func (r *restorer) inheritedFrom(ctx context.Context, folderID int64) (*Permissions, error) {
+	if p, ok := r.inherited[folderID]; ok {
+		return p, nil
+	}
+	p, err := r.q.permissionsOf(ctx, folderID)
+	if err != nil {
+		return nil, err
+	}
+	r.inherited[folderID] = p
+	return p, nil
 }
 
 // owner is who owns a restored entry: the uploader, or with includeOwner the
