@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -666,4 +667,43 @@ func TestRestoreInheritsTheTargetsPermissions(t *testing.T) {
 			t.Errorf("%s: others %+v groups %+v, want those of /Exports: %+v %+v", path, f.Others, groups, exports.Others, wantGroups)
 		}
 	}
+}
+
+// An entry whose body is not a configuration's JSON refuses the whole
+// restore with 400, whichever step finds it, and changes nothing.
+func TestRestoreRefusesEntriesThatAreNoConfiguration(t *testing.T) {
+	srv, p := demo(t)
+	cases := []struct{ name, body string }{
+		{"not JSON", "SELECT * FROM orders"},
+		{"cut short", `{"version":"2.1","properties":{`},
+		{"file of the wrong type", `{"version":"2.1","file":"C.dst"}`},
+		{"properties of the wrong type", `{"version":"2.1","properties":5}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w := archive.NewWriter(&buf, nil)
+			if err := w.AddFile("Good.dst", mustJSON(t, connectionConfig("Good")), nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.AddFile("Bad.dst", []byte(tc.body), nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, srv, "/Data")
+			p.wantFailure(p.upload("admin", restoreURL("/Data"), "application/zip", buf.Bytes()), http.StatusBadRequest, "Bad.dst")
+			sameTree(t, snapshot(t, srv, "/Data"), before)
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
