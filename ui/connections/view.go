@@ -12,6 +12,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/theme"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 func (p *Pane) symbols() theme.GraphSymbols { return theme.Graph() }
@@ -146,7 +147,7 @@ func (p *Pane) row(e *entry, c columns, selected bool, sym theme.GraphSymbols) s
 	text := ansi.Truncate(cursor+mark+cells(c, e.Name, typ, e.Path, e.Description), p.width, "…")
 	switch {
 	case selected:
-		return st.SelectedRow.Render(padRight(text, p.width))
+		return st.SelectedRow.Render(common.PadRight(text, p.width))
 	case e.system:
 		return st.DimRow.Render(text)
 	}
@@ -158,14 +159,7 @@ func cells(c columns, name, typ, path, desc string) string {
 	return fit(name, c.name) + " " + fit(typ, c.typ) + " " + fit(path, c.path) + " " + ansi.Truncate(desc, c.desc, "…")
 }
 
-func fit(s string, w int) string { return padRight(ansi.Truncate(s, w, "…"), w) }
-
-func padRight(s string, w int) string {
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		return s + strings.Repeat(" ", pad)
-	}
-	return s
-}
+func fit(s string, w int) string { return common.PadRight(ansi.Truncate(s, w, "…"), w) }
 
 func (p *Pane) detailsView() []string {
 	st := p.ctx.Styles
@@ -202,7 +196,7 @@ func (p *Pane) detailsBody(c model.Connection) []string {
 		labelW = max(labelW, ansi.StringWidth(k)+2)
 	}
 	render := func(label, value string) string {
-		return ansi.Truncate(st.Label.Render(padRight(label, labelW))+" "+st.Value.Render(value), p.width, "…")
+		return ansi.Truncate(st.Label.Render(common.PadRight(label, labelW))+" "+st.Value.Render(value), p.width, "…")
 	}
 	out := make([]string, 0, len(fields)+len(keys)+2)
 	for _, f := range fields {
@@ -299,7 +293,7 @@ func (p *Pane) graphLine(l line, selected bool, sym theme.GraphSymbols) string {
 	text = ansi.Truncate(cursor+text, p.width, "…")
 	switch {
 	case selected:
-		return st.SelectedRow.Render(padRight(text, p.width))
+		return st.SelectedRow.Render(common.PadRight(text, p.width))
 	case n.depth == 0:
 		return st.PaneTitle.Render(text)
 	case n.repeat:

@@ -181,7 +181,7 @@ func (f *Form) View() string {
 		}
 		var line string
 		if in, isText := f.inputs[i]; isText {
-			label := st.Label.Render(padRight(fl.Label, f.labelWidth()))
+			label := st.Label.Render(common.PadRight(fl.Label, f.labelWidth()))
 			line = marker + label + " " + in.View()
 		} else {
 			label := fl.Label
@@ -233,10 +233,3 @@ func boxInnerWidth(box lipgloss.Style, avail, want int) int {
 }
 
 func truncate(s string, w int) string { return ansi.Truncate(s, w, "…") }
-
-func padRight(s string, w int) string {
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		return s + strings.Repeat(" ", pad)
-	}
-	return s
-}

@@ -323,17 +323,17 @@ func (e *permEditor) view() string {
 	} else if e.row == rowOwner {
 		owner = st.FieldFocused.Render(e.perm.Owner) + st.Label.Render("  (enter edits)")
 	}
-	lines = append(lines, cursor(rowOwner)+st.Label.Render(padRight("owner", nameW))+" "+owner, "")
-	header := "  " + padRight("", nameW)
+	lines = append(lines, cursor(rowOwner)+st.Label.Render(common.PadRight("owner", nameW))+" "+owner, "")
+	header := "  " + common.PadRight("", nameW)
 	for _, f := range flagNames {
-		header += " " + padRight(f, 6)
+		header += " " + common.PadRight(f, 6)
 	}
 	lines = append(lines, st.Label.Render(header))
-	lines = append(lines, cursor(rowOthers)+padRight("others", nameW)+e.flagCells(rowOthers, model.Flags(e.perm.Others)))
+	lines = append(lines, cursor(rowOthers)+common.PadRight("others", nameW)+e.flagCells(rowOthers, model.Flags(e.perm.Others)))
 	for i, g := range e.groups {
 		row := firstGroupRow + i
 		name := ansi.Truncate("group "+g.Name, nameW, "…")
-		lines = append(lines, cursor(row)+padRight(name, nameW)+e.flagCells(row, g.Flags))
+		lines = append(lines, cursor(row)+common.PadRight(name, nameW)+e.flagCells(row, g.Flags))
 	}
 	if len(e.groups) == 0 {
 		lines = append(lines, "  "+st.Empty.Render("no group permissions"))

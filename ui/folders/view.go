@@ -180,18 +180,11 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 	text = ansi.Truncate(text, width, "…")
 	switch {
 	case selected:
-		return st.SelectedRow.Render(padRight(text, width))
+		return st.SelectedRow.Render(common.PadRight(text, width))
 	case n.marked:
 		return st.MarkedRow.Render(text)
 	case strings.HasPrefix(n.name, "."):
 		return st.DimRow.Render(text)
 	}
 	return st.Row.Render(text)
-}
-
-func padRight(s string, w int) string {
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		return s + strings.Repeat(" ", pad)
-	}
-	return s
 }
