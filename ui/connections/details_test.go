@@ -40,3 +40,20 @@ func TestDetailsFollowTheSize(t *testing.T) {
 		t.Errorf("a one-line pane draws more than its title:\n%s", view)
 	}
 }
+
+// BenchmarkDetailsView redraws an open connection with 40 properties, as
+// every spinner frame and key press does.
+func BenchmarkDetailsView(b *testing.B) {
+	props := map[string][]string{}
+	for i := range 40 {
+		props[fmt.Sprintf("prop_%02d", i)] = []string{fmt.Sprintf("value %d", i)}
+	}
+	conn := model.Connection{File: model.FileInfo{Path: "/Data/Connections/conn-00000.dst"}, TypeID: "das.JdbcDataStoreType", Properties: props}
+	p := withList(newTestPane(nil, 120, 37, false), entries(3))
+	keys(p, "i")
+	p.Update(detailsMsg{req: p.details.req, id: p.details.id, conn: conn})
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = p.View()
+	}
+}
