@@ -148,7 +148,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.health.observe(msg.Msg)
 		return m.Update(msg.Msg)
 	case spinner.TickMsg:
-		if !m.tasks.any() {
+		if m.tasks.shown() == 0 {
 			return m, nil
 		}
 		var cmd tea.Cmd

@@ -28,7 +28,7 @@ type tasks struct {
 
 // start records a task; the first shown one starts the spinner.
 func (t *tasks) start(msg common.TaskStartedMsg, tick tea.Cmd) tea.Cmd {
-	first := !t.any()
+	first := t.shown() == 0
 	t.running[msg.ID] = task{label: msg.Label, transfer: msg.Transfer, quiet: msg.Quiet, started: time.Now(), cancel: msg.Cancel}
 	if first && !msg.Quiet {
 		return tick
@@ -37,16 +37,6 @@ func (t *tasks) start(msg common.TaskStartedMsg, tick tea.Cmd) tea.Cmd {
 }
 
 func (t *tasks) done(id int64) { delete(t.running, id) }
-
-// any reports whether a task the status line shows is running.
-func (t *tasks) any() bool {
-	for _, tk := range t.running {
-		if !tk.quiet {
-			return true
-		}
-	}
-	return false
-}
 
 // shown counts the tasks the status line shows.
 func (t *tasks) shown() int {
