@@ -602,10 +602,10 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 			cfg.Sources[k] = model.SourceRef{UUID: link.external.UUID}
 		}
 	}
-	parentID := r.folders[ParentPath(e.target)].ID
-	perms, err := r.permissions(ctx, parentID, e)
+	parent := r.folders[ParentPath(e.target)]
+	perms, err := r.permissions(ctx, parent.ID, e)
 	if err == nil && perms == nil {
-		perms, err = r.inheritedFrom(ctx, parentID)
+		perms, err = r.inheritedFrom(ctx, parent.ID)
 	}
 	if err != nil {
 		return err
@@ -619,7 +619,7 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 			return err
 		}
 	}
-	created, err := r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms})
+	created, err := r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms, Parent: &parent})
 	if err != nil {
 		if errors.Is(err, ErrBadInput) {
 			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}

@@ -58,6 +58,9 @@ type NewFile struct {
 	Config *model.Configuration
 	// Permissions nil inherits the parent folder's others and group flags.
 	Permissions *Permissions
+	// Parent is the folder holding Path when the caller has it at hand (a
+	// restore does); nil, or a file at another path, is looked up instead.
+	Parent *File
 }
 
 // MissingSourceError refuses a configuration whose source does not resolve.
@@ -315,7 +318,7 @@ func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
 		}
 		kind = k
 	}
-	parent, err := q.FileByPath(ctx, ParentPath(path))
+	parent, err := q.parentOf(ctx, path, nf.Parent)
 	if err != nil {
 		return File{}, fmt.Errorf("create %s: parent folder: %w", path, err)
 	}
@@ -380,6 +383,15 @@ func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
 		return File{}, fmt.Errorf("create %s: %w", path, err)
 	}
 	return q.FileByID(ctx, fileID)
+}
+
+// parentOf returns the file holding path: known when it is at the parent
+// path, else the one found there.
+func (q Queries) parentOf(ctx context.Context, path string, known *File) (File, error) {
+	if known != nil && known.Path == ParentPath(path) {
+		return *known, nil
+	}
+	return q.FileByPath(ctx, ParentPath(path))
 }
 
 // UpdateConfiguration replaces a file's representation (its description,

@@ -301,3 +301,32 @@ func TestDeleteFile(t *testing.T) {
 		t.Fatalf("after delete: %v", err)
 	}
 }
+
+// A Parent given to CreateFile is used only when it is the folder at the
+// parent path; any other is looked up, so a wrong hint cannot misplace a file.
+func TestCreateFileParentHint(t *testing.T) {
+	st := open(t)
+	ctx := context.Background()
+	data := mkdir(t, st, "/Data")
+	other := mkdir(t, st, "/Other")
+	cases := []struct {
+		name   string
+		path   string
+		parent *store.File
+	}{
+		{"no hint", "/Data/a", nil},
+		{"the right folder", "/Data/b", &data},
+		{"another folder", "/Data/c", &other},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := st.CreateFile(ctx, store.NewFile{Path: tc.path, Parent: tc.parent})
+			if err != nil || f.ParentID != data.ID {
+				t.Fatalf("created %+v, %v; want it in /Data (%d)", f, err, data.ID)
+			}
+		})
+	}
+	if _, err := st.CreateFile(ctx, store.NewFile{Path: "/Nowhere/x", Parent: &data}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("create in a missing folder with a hint elsewhere: %v", err)
+	}
+}
