@@ -89,6 +89,9 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.gotStatuses(msg)
 	case common.LoggedInMsg:
 		return p, p.reset()
+	case tea.BackgroundColorMsg:
+		p.touchAll() // the root swapped the styles the rows were drawn with
+		return p, nil
 	case tea.KeyPressMsg:
 		return p, p.handleKey(msg)
 	case intervalRequest:
@@ -260,7 +263,8 @@ func (p *Pane) back() {
 	p.history, p.details = nil, nil
 }
 
-// touchAll invalidates every cached row rendering (the marks changed).
+// touchAll invalidates every cached row rendering (the marks or the styles
+// changed).
 func (p *Pane) touchAll() {
 	for _, r := range p.table.rows {
 		r.version++

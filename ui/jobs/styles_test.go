@@ -1,0 +1,31 @@
+package jobs
+
+import (
+	"image/color"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/theme"
+)
+
+// When the terminal reports a light background the root swaps the styles;
+// rows drawn under the old ones are drawn again.
+func TestNewStylesRedrawTheRows(t *testing.T) {
+	light := theme.New(false, false)
+
+	p := dashboardAt(t, 100, 12)
+	dark := p.View()
+	p.ctx.Styles = light
+	p.Update(tea.BackgroundColorMsg{Color: color.White})
+
+	fresh := dashboardAt(t, 100, 12)
+	fresh.ctx.Styles = light
+	want := fresh.View()
+	if want == dark {
+		t.Fatal("the light and dark themes draw the same screen; the test shows nothing")
+	}
+	if got := p.View(); got != want {
+		t.Errorf("after the new styles the pane still draws with the old ones:\n got %q\nwant %q", got, want)
+	}
+}
