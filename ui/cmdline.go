@@ -114,11 +114,11 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		if cmd.Name != name {
 			continue
 		}
-		msg := cmd.Run(strings.TrimSpace(args))
+		work := cmd.Run(strings.TrimSpace(args))
 		if cmd.Owner() >= 0 {
 			m.focus(cmd.Owner())
 		}
-		return func() tea.Msg { return msg }
+		return work
 	}
 	return m.status.set(common.StatusMsg{Level: common.LevelError,
 		Text: fmt.Sprintf("unknown command :%s — type : then tab to see the commands", name)})
@@ -126,22 +126,22 @@ func (m *Model) runCommand(line string) tea.Cmd {
 
 // builtinCommands are the root's own commands; they belong to no pane.
 func (m *Model) builtinCommands() []common.Command {
-	focus := func(i int) func(string) tea.Msg {
-		return func(string) tea.Msg { return common.FocusPaneMsg{Index: i} }
+	focus := func(i int) func(string) tea.Cmd {
+		return func(string) tea.Cmd { return common.Send(common.FocusPaneMsg{Index: i}) }
 	}
 	cmds := []common.Command{
 		{Name: "folders", Help: "show the folder tree", Run: focus(common.PaneFolders)},
 		{Name: "conn", Help: "show the connections", Run: focus(common.PaneConnections)},
 		{Name: "jobs", Help: "show the job dashboard", Run: focus(common.PaneJobs)},
-		{Name: "cd", Args: "PATH", Help: "go to a folder", Run: func(args string) tea.Msg {
+		{Name: "cd", Args: "PATH", Help: "go to a folder", Run: func(args string) tea.Cmd {
 			if args == "" {
-				return common.StatusMsg{Level: common.LevelError, Text: ":cd needs a folder path, e.g. :cd /Data/Connections"}
+				return common.Send(common.StatusMsg{Level: common.LevelError, Text: ":cd needs a folder path, e.g. :cd /Data/Connections"})
 			}
-			return common.GotoPathMsg{Path: args}
+			return common.Send(common.GotoPathMsg{Path: args})
 		}},
-		{Name: "q", Help: "quit", Run: func(string) tea.Msg { return quitRequestMsg{} }},
-		{Name: "quit", Help: "quit", Run: func(string) tea.Msg { return quitRequestMsg{} }},
-		{Name: "help", Help: "list every key", Run: func(string) tea.Msg { return showHelpMsg{} }},
+		{Name: "q", Help: "quit", Run: func(string) tea.Cmd { return common.Send(quitRequestMsg{}) }},
+		{Name: "quit", Help: "quit", Run: func(string) tea.Cmd { return common.Send(quitRequestMsg{}) }},
+		{Name: "help", Help: "list every key", Run: func(string) tea.Cmd { return common.Send(showHelpMsg{}) }},
 	}
 	for i := range cmds {
 		cmds[i] = cmds[i].WithOwner(-1)

@@ -45,12 +45,12 @@
 //
 //	func (p *Pane) Commands() []common.Command {
 //		return []common.Command{{Name: "trigger", Args: "PATH|ID", Help: "trigger a job",
-//			Run: func(args string) tea.Msg { return triggerRequest{ref: args} }}}
+//			Run: func(args string) tea.Cmd { return common.Send(triggerRequest{ref: args}) }}}
 //	}
 //
-// Run only parses; it returns the pane's own message (or a common.StatusMsg
-// saying what is wrong with the arguments). The root focuses the pane and
-// delivers the message to it. The root's own commands are :folders, :conn,
+// Run only parses; it returns a command delivering the pane's own message (or
+// a common.StatusMsg saying what is wrong with the arguments), or a task when
+// the work needs files or the network. The root focuses the pane and runs it. The root's own commands are :folders, :conn,
 // :jobs, :cd PATH, :q and :help.
 //
 // # Login on 401

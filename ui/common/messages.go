@@ -32,6 +32,11 @@ type StatusMsg struct {
 	Text  string
 }
 
+// Send returns a command that delivers msg.
+func Send(msg tea.Msg) tea.Cmd {
+	return func() tea.Msg { return msg }
+}
+
 // Notify returns a command that shows a notice in the status line.
 func Notify(text string) tea.Cmd {
 	return func() tea.Msg { return StatusMsg{Level: LevelNotice, Text: text} }

@@ -40,15 +40,16 @@ type InputCapturer interface {
 }
 
 // Command is one `:` command. Run parses the arguments and returns the
-// message that does the work (a pane's own message type, which the pane then
-// handles in Update) or a StatusMsg saying what was wrong; it must not change
-// any model state itself. The root focuses the pane that registered the
-// command before delivering the message.
+// command that does the work: most often Send of a pane's own message, which
+// the pane then handles in Update, or of a StatusMsg saying what was wrong;
+// reading files or the network belongs in that command (a task), since Run
+// itself is called in Update. Run must not change any model state. The root
+// focuses the pane that registered the command before the work runs.
 type Command struct {
 	Name  string // typed after the colon, e.g. "trigger"
 	Args  string // shown in the completion hint, e.g. "PATH|ID"
 	Help  string
-	Run   func(args string) tea.Msg
+	Run   func(args string) tea.Cmd
 	owner int // index of the registering pane, set by the root
 }
 

@@ -266,7 +266,7 @@ func TestCommands(t *testing.T) {
 		{"interval", "1.5", intervalRequest{every: 1500 * time.Millisecond}},
 	}
 	for _, tt := range tests {
-		if got := byName[tt.cmd].Run(tt.args); !reflect.DeepEqual(got, tt.want) {
+		if got := byName[tt.cmd].Run(tt.args)(); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf(":%s %s = %#v, want %#v", tt.cmd, tt.args, got, tt.want)
 		}
 	}
@@ -278,7 +278,7 @@ func TestCommands(t *testing.T) {
 		{"interval", "soon", "not a duration"},
 		{"interval", "-5s", "not a duration"},
 	} {
-		st, ok := byName[bad.cmd].Run(bad.args).(common.StatusMsg)
+		st, ok := byName[bad.cmd].Run(bad.args)().(common.StatusMsg)
 		if !ok || st.Level != common.LevelError || !strings.Contains(st.Text, bad.says) {
 			t.Errorf(":%s %q = %#v, want an error saying %q", bad.cmd, bad.args, st, bad.says)
 		}

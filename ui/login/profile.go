@@ -17,19 +17,18 @@ import (
 // login screen asks when neither has it or the server refuses it), and with
 // its read-only flag. `:profile` alone lists the profiles.
 //
-// Run must not block Update, yet switching reads the profiles file and the
-// keyring: it hands a task to the program as a tea.BatchMsg, which Bubble Tea
-// runs like any command.
+// Reading the profiles file and the keyring happens in the command Run
+// returns, never in Run, which is called in Update.
 func ProfileCommand(ctx *common.Context, cfg Config, getenv func(string) string) common.Command {
 	return common.Command{
 		Name: "profile", Args: "[NAME]", Help: "switch to another profile (alone: list them)",
-		Run: func(args string) tea.Msg {
+		Run: func(args string) tea.Cmd {
 			if args == "" {
 				current := ctx.Profile
-				return tea.BatchMsg{func() tea.Msg { return listProfiles(cfg.ProfilesPath, current) }}
+				return func() tea.Msg { return listProfiles(cfg.ProfilesPath, current) }
 			}
-			return tea.BatchMsg{common.StartTask("switching to profile "+args, common.Quick,
-				func(c context.Context) tea.Msg { return switchProfile(c, ctx, cfg, getenv, args) })}
+			return common.StartTask("switching to profile "+args, common.Quick,
+				func(c context.Context) tea.Msg { return switchProfile(c, ctx, cfg, getenv, args) })
 		},
 	}
 }

@@ -108,12 +108,7 @@ func TestProfileCommand(t *testing.T) {
 			}
 
 			cmd := ProfileCommand(ctx, cfg, getenv)
-			msg := cmd.Run(tt.args)
-			batch, ok := msg.(tea.BatchMsg)
-			if !ok {
-				t.Fatalf("Run returned %T; it must hand the work to the program, not do it in Update", msg)
-			}
-			tt.check(t, resultsOf(t, batch))
+			tt.check(t, results(t, cmd.Run(tt.args)))
 		})
 	}
 }
