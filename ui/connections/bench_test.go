@@ -72,3 +72,26 @@ func TestGraphOfThousandDependentsDrawsOnlyVisibleLines(t *testing.T) {
 		t.Errorf("the window is not at the end of the graph:\n%s", view)
 	}
 }
+
+// BenchmarkRefresh takes a list answer in which one connection changed its
+// description, then draws the list, as a refresh of a pane that shows the
+// list does. Compare connections=100 and =100000 (the growth), and both
+// with ui/common's BenchmarkTableReference.
+func BenchmarkRefresh(b *testing.B) {
+	for _, n := range []int{100, 100_000} {
+		b.Run(fmt.Sprintf("connections=%d", n), func(b *testing.B) {
+			list := entries(n)
+			p := withList(newTestPane(nil, 120, 40, false), list)
+			keys(p, "j", "j")
+			p.View()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				list[n/2].Description = fmt.Sprintf("changed %d", i)
+				p.Update(listMsg{req: p.listReq, entries: list})
+				_ = p.View()
+			}
+		})
+	}
+}

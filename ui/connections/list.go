@@ -32,25 +32,67 @@ type entry struct {
 	model.ConnectionEntry
 	typ    string
 	system bool
-	// search is the lower-cased text the filter matches against.
+	// keys are the lower-cased fields the sort compares, and search the
+	// lower-cased text the filter matches against: computed when the entry
+	// or its type is read, never while sorting or filtering.
+	keys   [columnCount]string
 	search string
+	// version changes with anything the entry's row shows; rendered is the
+	// row as last drawn.
+	version  int
+	rendered renderedRow
 }
 
-func newEntry(e model.ConnectionEntry) *entry {
-	return &entry{ConnectionEntry: e, system: strings.HasPrefix(e.Path, systemFolder),
-		search: strings.ToLower(e.Name + "\x00" + e.Path + "\x00" + e.Description)}
+func newEntry(c model.ConnectionEntry) *entry {
+	e := &entry{}
+	e.setFields(c)
+	return e
 }
 
-func (e *entry) field(c column) string {
-	switch c {
-	case colType:
-		return e.typ
-	case colPath:
-		return e.Path
-	case colDescription:
-		return e.Description
+// setFields takes what the list says of the connection. A connection that
+// moved loses its type: it is read again.
+func (e *entry) setFields(c model.ConnectionEntry) {
+	if c.Path != e.Path {
+		e.typ, e.keys[colType] = "", ""
 	}
-	return e.Name
+	e.ConnectionEntry = c
+	e.system = strings.HasPrefix(c.Path, systemFolder)
+	e.keys[colName] = strings.ToLower(c.Name)
+	e.keys[colPath] = strings.ToLower(c.Path)
+	e.keys[colDescription] = strings.ToLower(c.Description)
+	e.index()
+}
+
+func (e *entry) setType(t string) {
+	e.typ, e.keys[colType] = t, strings.ToLower(t)
+	e.index()
+}
+
+func (e *entry) index() {
+	e.search = e.keys[colName] + "\x00" + e.keys[colPath] + "\x00" + e.keys[colDescription]
+	if e.typ != "" {
+		e.search += "\x00" + e.keys[colType]
+	}
+	e.version++
+}
+
+// compareEntries orders two entries by a column, then by path; unknown
+// types sort last either way: they are not known yet.
+func compareEntries(a, b *entry, by column, descending bool) int {
+	if by == colType && (a.typ == "") != (b.typ == "") {
+		if a.typ == "" {
+			return 1
+		}
+		return -1
+	}
+	c := cmp.Compare(a.keys[by], b.keys[by])
+	if c == 0 {
+		c = cmp.Compare(a.Path, b.Path)
+	}
+	if descending {
+		return -c
+	}
+	return c
 }
 
 // list is every connection read, and the rows shown: filtered, with or
@@ -67,30 +109,96 @@ type list struct {
 	systemN    int // system connections among all
 }
 
+// replaceLimit is how many changed connections a refresh moves one by one;
+// past it, sorting all rows again is cheaper.
+const replaceLimit = 64
+
+// set takes a list answer, merged by id: an unchanged connection keeps its
+// entry (keys, type, rendering). When the answer lists the same
+// connections in the same order, as a refresh mostly does, only the
+// changed ones are placed again; otherwise the rows are sorted again.
 func (l *list) set(entries []model.ConnectionEntry) {
+	if len(entries) == len(l.all) {
+		var changed []*entry
+		same := true
+		for i := range entries {
+			e := l.all[i]
+			if e.ID != entries[i].ID {
+				same = false
+				break
+			}
+			if e.ConnectionEntry != entries[i] {
+				wasSystem := e.system
+				e.setFields(entries[i])
+				l.systemN += b2i(e.system) - b2i(wasSystem)
+				changed = append(changed, e)
+			}
+		}
+		if same {
+			l.replace(changed)
+			return
+		}
+	}
 	old := l.byID
 	l.all = make([]*entry, len(entries))
 	l.byID = make(map[int64]*entry, len(entries))
 	l.systemN = 0
-	for i, e := range entries {
-		n := newEntry(e)
-		if prev, ok := old[e.ID]; ok && prev.Path == e.Path {
-			n.typ = prev.typ
+	for i, c := range entries {
+		e, ok := old[c.ID]
+		switch {
+		case !ok:
+			e = newEntry(c)
+		case e.ConnectionEntry != c:
+			e.setFields(c)
 		}
-		l.all[i], l.byID[e.ID] = n, n
-		if n.system {
-			l.systemN++
-		}
+		l.all[i], l.byID[c.ID] = e, e
+		l.systemN += b2i(e.system)
 	}
 	l.rebuild()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// shown says whether an entry passes the filter and the system toggle.
+func (l *list) shown(e *entry, needle string) bool {
+	return !(l.hideSystem && e.system) && (needle == "" || strings.Contains(e.search, needle))
+}
+
+// replace moves changed entries to where they now belong among the rows:
+// out, then back in by binary search, when they still show.
+func (l *list) replace(changed []*entry) {
+	if len(changed) > replaceLimit {
+		l.rebuild()
+		return
+	}
+	needle := strings.ToLower(l.filter)
+	for _, e := range changed {
+		if i := slices.Index(l.rows, e); i >= 0 {
+			l.rows = slices.Delete(l.rows, i, i+1)
+		}
+		if !l.shown(e, needle) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(l.rows, e, func(r, e *entry) int {
+			if c := compareEntries(r, e, l.sortBy, l.descending); c != 0 {
+				return c
+			}
+			return -1 // after its equals, as a stable sort leaves a later entry
+		})
+		l.rows = slices.Insert(l.rows, at, e)
+	}
 }
 
 // setTypes records types read; it reports whether the rows need sorting again.
 func (l *list) setTypes(types map[int64]string) bool {
 	for id, t := range types {
 		if e, ok := l.byID[id]; ok {
-			e.typ = t
-			e.search = strings.ToLower(e.Name + "\x00" + e.Path + "\x00" + e.Description + "\x00" + t)
+			e.setType(t)
 		}
 	}
 	return l.sortBy == colType || l.filter != ""
@@ -100,36 +208,20 @@ func (l *list) rebuild() {
 	needle := strings.ToLower(l.filter)
 	l.rows = l.rows[:0]
 	for _, e := range l.all {
-		if l.hideSystem && e.system {
-			continue
+		if l.shown(e, needle) {
+			l.rows = append(l.rows, e)
 		}
-		if needle != "" && !strings.Contains(e.search, needle) {
-			continue
-		}
-		l.rows = append(l.rows, e)
 	}
 	by, desc := l.sortBy, l.descending
-	slices.SortStableFunc(l.rows, func(a, b *entry) int {
-		av, bv := a.field(by), b.field(by)
-		// unknown types sort last either way: they are not known yet.
-		if by == colType && (av == "") != (bv == "") {
-			if av == "" {
-				return 1
-			}
-			return -1
-		}
-		c := cmp.Compare(strings.ToLower(av), strings.ToLower(bv))
-		if c == 0 {
-			c = cmp.Compare(a.Path, b.Path)
-		}
-		if desc {
-			return -c
-		}
-		return c
-	})
+	slices.SortStableFunc(l.rows, func(a, b *entry) int { return compareEntries(a, b, by, desc) })
 }
 
-func (l *list) indexOf(id int64) int {
+// indexOf returns the row of a connection, -1 when it is not shown; hint
+// is where it was, where a refresh mostly leaves it.
+func (l *list) indexOf(id int64, hint int) int {
+	if hint >= 0 && hint < len(l.rows) && l.rows[hint].ID == id {
+		return hint
+	}
 	for i, e := range l.rows {
 		if e.ID == id {
 			return i

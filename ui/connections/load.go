@@ -50,7 +50,6 @@ func (p *Pane) gotList(msg listMsg) tea.Cmd {
 	p.typeGen++
 	p.typesPending = map[int64]bool{}
 	p.list.set(msg.entries)
-	p.dropRenderings()
 	p.keepCursorOn(keep)
 	if p.list.sortBy == colType {
 		return p.readAllTypes()

@@ -40,9 +40,10 @@ type Pane struct {
 	typesPending map[int64]bool
 	typeGen      int
 
-	// rowCache and nodeCache keep the rendering of rows and graph lines;
-	// both are dropped with what they render (a new list, a new graph).
-	rowCache  map[*entry]renderedRow
+	// renderGen invalidates every row's rendering (entry.rendered) when the
+	// styles change; nodeCache keeps the rendering of graph lines, dropped
+	// with the graph.
+	renderGen int
 	nodeCache map[*node]renderedNode
 
 	details *details
@@ -59,7 +60,7 @@ type Pane struct {
 // New returns the connections pane.
 func New(ctx *common.Context) *Pane {
 	return &Pane{ctx: ctx, filter: common.NewFilterField("filter name, type, path, description"), level: 1, typesPending: map[int64]bool{}, graphs: map[int64]*graph{},
-		rowCache: map[*entry]renderedRow{}, nodeCache: map[*node]renderedNode{}}
+		nodeCache: map[*node]renderedNode{}}
 }
 
 // Title implements common.Pane.
@@ -134,7 +135,7 @@ func (p *Pane) reset() {
 }
 
 func (p *Pane) dropRenderings() {
-	p.rowCache = map[*entry]renderedRow{}
+	p.renderGen++
 	p.nodeCache = map[*node]renderedNode{}
 }
 
@@ -262,7 +263,7 @@ func (p *Pane) relist() tea.Cmd {
 }
 
 func (p *Pane) keepCursorOn(id int64) {
-	if i := p.list.indexOf(id); i >= 0 {
+	if i := p.list.indexOf(id, p.cursor); i >= 0 {
 		p.cursor = i
 	}
 	p.cursor = max(0, min(p.cursor, len(p.list.rows)-1))

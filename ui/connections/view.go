@@ -111,22 +111,22 @@ func (p *Pane) listTitle() string {
 
 // renderedRow is a row as last drawn, with what it depended on.
 type renderedRow struct {
-	width    int
-	selected bool
-	typ      string
-	text     string
+	gen, version, width int
+	selected            bool
+	text                string
 }
 
 // cachedRow returns a row's rendering, drawn again only when the width,
-// the cursor or the connection's type changed: a redraw of an unchanged
-// screen renders nothing anew.
+// the cursor, the styles or the connection changed: a redraw of an
+// unchanged screen, or after a refresh that changed other rows, renders
+// nothing anew.
 func (p *Pane) cachedRow(e *entry, c columns, selected bool, sym theme.GraphSymbols) string {
-	if r, ok := p.rowCache[e]; ok && r.width == p.width && r.selected == selected && r.typ == e.typ {
+	r := &e.rendered
+	if r.text != "" && r.gen == p.renderGen && r.version == e.version && r.width == p.width && r.selected == selected {
 		return r.text
 	}
-	text := p.row(e, c, selected, sym)
-	p.rowCache[e] = renderedRow{width: p.width, selected: selected, typ: e.typ, text: text}
-	return text
+	*r = renderedRow{gen: p.renderGen, version: e.version, width: p.width, selected: selected, text: p.row(e, c, selected, sym)}
+	return r.text
 }
 
 // row renders one connection. A hidden system connection is dimmed and
