@@ -57,6 +57,7 @@ type Model struct {
 	health health
 	width  int
 	height int
+	fitter common.Fitter // the pane's view cut to the body
 
 	quitDialog common.Dialog // the open question "quit while a transfer runs?"
 }

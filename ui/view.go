@@ -40,7 +40,7 @@ func (m *Model) Render() string {
 	} else {
 		body = m.panes[m.active].View()
 	}
-	body = common.Fit(body, bodyW, bodyH)
+	body = m.fitter.Fit(body, bodyW, bodyH)
 	if d := m.Dialog(); d != nil {
 		body = overlay(body, d.View(), bodyW, bodyH)
 	}

@@ -93,3 +93,23 @@ func TestViewCostDoesNotGrowWithTheList(t *testing.T) {
 		t.Errorf("View over 10,000 executions costs %.2f× View over 100, want at most 1.5×", ratio)
 	}
 }
+
+// BenchmarkRefresh takes a list-running answer in which one execution
+// changed, then draws the dashboard. Compare 100 and 100000 (the growth),
+// and both with ui/common's BenchmarkTableReference.
+func BenchmarkRefresh(b *testing.B) {
+	for _, n := range []int{100, 100_000} {
+		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
+			jobs := manyJobs(n)
+			p := paneWith(b, n)
+			p.status.inFlight = true // measure the merge, not the status round it starts
+			p.View()
+			b.ReportAllocs()
+			for b.Loop() {
+				jobs[n/2].EstimatedTime++
+				p.Update(pollMsg{req: p.polling.req, jobs: jobs})
+				_ = p.View()
+			}
+		})
+	}
+}

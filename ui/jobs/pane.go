@@ -47,6 +47,7 @@ type Pane struct {
 	filter common.FilterField
 
 	layout layout
+	fitter common.Fitter
 
 	history *historyView
 	details *detailsView
@@ -289,7 +290,7 @@ func (p *Pane) selectedExec() int64 {
 // changed, or keeps its index when that execution is no longer shown.
 func (p *Pane) keepSelection(execID int64) {
 	if execID != 0 {
-		if i := p.table.indexOf(execID); i >= 0 {
+		if i := p.table.indexOf(execID, p.cursor); i >= 0 {
 			p.cursor = i
 		}
 	}

@@ -144,7 +144,7 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 	p.polling.failures, p.polling.lastErr = 0, nil
 	selected := p.selectedExec()
 	p.table.merge(msg.jobs, p.ctx.Now())
-	p.table.rebuild()
+	p.table.refresh()
 	p.keepSelection(selected)
 	return tea.Batch(p.readStatuses(), p.schedule())
 }

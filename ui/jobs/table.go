@@ -17,10 +17,17 @@ const lingerFor = 30 * time.Second
 
 // row is one execution on the dashboard.
 type row struct {
+	// job, state, left and seen first: a poll reads them on every row.
 	job   model.RunningJob
-	ref   api.Ref // what status reads address: the file id, or the triggered path
 	state model.JobState
-	user  string
+	// left is when the execution was last missing from list-running; zero
+	// while it is listed. final says its end state has been read.
+	left  time.Time
+	seen  int // the poll generation that last listed it
+	final bool
+
+	ref  api.Ref // what status reads address: the file id, or the triggered path
+	user string
 
 	progress    float64
 	hasProgress bool
@@ -30,12 +37,6 @@ type row struct {
 	// this one's progress can no longer be read.
 	superseded bool
 
-	// left is when the execution was last missing from list-running; zero
-	// while it is listed. final says its end state has been read.
-	left  time.Time
-	final bool
-
-	seen     int      // the poll generation that last listed it
 	haystack string   // lower-case text the filter searches
 	indexed  indexKey // what haystack was built from
 	version  int      // bumped on every change, keys the rendering cache
@@ -100,6 +101,14 @@ var columnNames = [columnCount]string{"exec", "job", "file", "state", "progress"
 type table struct {
 	rows map[int64]*row
 	view []*row
+	// listed is the rows in the order of the last list-running answer, and
+	// unlisted the other rows (lingering, or started here and not listed
+	// yet): a poll that lists the same executions in the same order, as
+	// most do, is merged by position, without a lookup or a walk of rows.
+	listed, unlisted []*row
+	// changed is the rows the last merge changed: only they can have
+	// moved in the view.
+	changed []*row
 	// startedBy names who started the executions this console started
 	// (list-running names no user): the trigger answer says, and a
 	// sequential trigger runs as the user who asked.
@@ -125,16 +134,29 @@ func newTable() *table { return &table{rows: map[int64]*row{}, startedBy: map[in
 func (t *table) merge(jobs []model.RunningJob, now time.Time) {
 	t.pollGen++
 	t.running, t.queued = 0, 0
+	t.changed = t.changed[:0]
+	inPlace := len(jobs) == len(t.listed)
+	var listed []*row
 	for i := range jobs {
 		j := &jobs[i]
-		r, ok := t.rows[j.JobExecutionID]
-		if !ok {
-			r = &row{ref: api.FileID(j.FileID), user: t.startedBy[j.JobExecutionID]}
-			t.rows[j.JobExecutionID] = r
-			t.regroup = true
+		var r *row
+		if inPlace && t.listed[i].job.JobExecutionID == j.JobExecutionID {
+			r = t.listed[i]
+		} else {
+			if inPlace {
+				inPlace = false
+				listed = append(make([]*row, 0, len(jobs)), t.listed[:i]...)
+			}
+			r = t.rows[j.JobExecutionID]
+			if r == nil {
+				r = &row{ref: api.FileID(j.FileID), user: t.startedBy[j.JobExecutionID]}
+				t.rows[j.JobExecutionID] = r
+				t.regroup = true
+			}
+			listed = append(listed, r)
 		}
 		r.seen = t.pollGen
-		if !ok || r.job != *j || r.state != j.JobStatus || r.gone() {
+		if r.job != *j || r.state != j.JobStatus || r.gone() || r.version == 0 {
 			if r.ref.IsZero() || r.ref.IsPath() {
 				r.ref = api.FileID(j.FileID)
 			}
@@ -143,31 +165,55 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) {
 				r.estimate = time.Duration(j.EstimatedTime) * time.Millisecond
 			}
 			r.touch()
+			t.changed = append(t.changed, r)
 		}
-		if j.JobStatus.Canonical() == model.StateQueued {
+		if isQueued(j.JobStatus) {
 			t.queued++
 		} else {
 			t.running++
 		}
 	}
-	t.lingered = 0
-	for id, r := range t.rows {
-		if r.seen == t.pollGen {
-			continue
+	if !inPlace {
+		t.listed = listed
+		t.unlisted = t.unlisted[:0]
+		for _, r := range t.rows {
+			if r.seen != t.pollGen {
+				t.unlisted = append(t.unlisted, r)
+			}
 		}
+	}
+	t.lingered = 0
+	kept := t.unlisted[:0]
+	for _, r := range t.unlisted {
 		if !r.gone() {
 			r.left = now
 			r.progress, r.hasProgress, r.estimate, r.hasEstimate = 0, false, 0, false
 			r.touch()
+			t.changed = append(t.changed, r)
 		}
 		if now.Sub(r.left) > lingerFor {
-			delete(t.rows, id)
-			delete(t.startedBy, id)
+			delete(t.rows, r.job.JobExecutionID)
+			delete(t.startedBy, r.job.JobExecutionID)
 			t.regroup = true
 			continue
 		}
+		kept = append(kept, r)
 		t.lingered++
 	}
+	clear(t.unlisted[len(kept):])
+	t.unlisted = kept
+}
+
+// isQueued is Canonical() == StateQueued without upper-casing the two
+// states list-running sends for nearly every execution.
+func isQueued(s model.JobState) bool {
+	switch s {
+	case model.StateQueued:
+		return true
+	case model.StateRunning:
+		return false
+	}
+	return s.Canonical() == model.StateQueued
 }
 
 // add puts an execution the console itself started on the table before a
@@ -180,6 +226,7 @@ func (t *table) add(r *row) {
 	r.seen = t.pollGen
 	r.touch()
 	t.rows[r.job.JobExecutionID] = r
+	t.unlisted = append(t.unlisted, r)
 	t.regroup = true
 }
 
@@ -191,6 +238,49 @@ func (t *table) noteStarter(execID int64, user string) {
 		r.user = user
 		r.touch()
 	}
+}
+
+// replaceLimit is how many changed rows a poll moves one by one; past it,
+// sorting the whole view again is cheaper.
+const replaceLimit = 64
+
+// refresh brings the view up to date after a merge. When the same
+// executions are listed and no filter applies, only the rows the merge
+// changed can have moved: each is checked against its neighbours and, when
+// out of place, moved by binary search.
+func (t *table) refresh() {
+	if t.regroup || t.filter != "" || len(t.changed) > replaceLimit {
+		t.rebuild()
+		return
+	}
+	for _, r := range t.changed {
+		i := slices.Index(t.view, r)
+		if i < 0 || t.inPlace(i) {
+			continue
+		}
+		t.view = slices.Delete(t.view, i, i+1)
+		at, _ := slices.BinarySearchFunc(t.view, r, t.compare)
+		t.view = slices.Insert(t.view, at, r)
+	}
+}
+
+// inPlace says whether the view's row i is in order with its neighbours.
+func (t *table) inPlace(i int) bool {
+	return (i == 0 || t.compare(t.view[i-1], t.view[i]) < 0) &&
+		(i == len(t.view)-1 || t.compare(t.view[i], t.view[i+1]) < 0)
+}
+
+// compare orders rows by the sort column, then by execution id, so that
+// no two rows are equal.
+func (t *table) compare(a, b *row) int {
+	c := compareRows(a, b, t.sortBy)
+	if c == 0 {
+		c = cmp.Compare(a.job.JobExecutionID, b.job.JobExecutionID)
+	}
+	if t.reverse {
+		return -c
+	}
+	return c
 }
 
 // rebuild recomputes the view: filter, then sort. Without a filter and
@@ -207,17 +297,7 @@ func (t *table) rebuild() {
 			}
 		}
 	}
-	by, rev := t.sortBy, t.reverse
-	slices.SortFunc(t.view, func(a, b *row) int {
-		c := compareRows(a, b, by)
-		if c == 0 {
-			c = cmp.Compare(a.job.JobExecutionID, b.job.JobExecutionID)
-		}
-		if rev {
-			return -c
-		}
-		return c
-	})
+	slices.SortFunc(t.view, t.compare)
 }
 
 func compareRows(a, b *row, by column) int {
@@ -241,8 +321,12 @@ func compareRows(a, b *row, by column) int {
 	return cmp.Compare(a.job.JobExecutionID, b.job.JobExecutionID)
 }
 
-// indexOf returns the view index of an execution, -1 when it is not shown.
-func (t *table) indexOf(execID int64) int {
+// indexOf returns the view index of an execution, -1 when it is not
+// shown; hint is where it was, where a poll mostly leaves it.
+func (t *table) indexOf(execID int64, hint int) int {
+	if hint >= 0 && hint < len(t.view) && t.view[hint].job.JobExecutionID == execID {
+		return hint
+	}
 	for i, r := range t.view {
 		if r.job.JobExecutionID == execID {
 			return i

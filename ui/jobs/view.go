@@ -121,7 +121,7 @@ func (p *Pane) View() string {
 	default:
 		body = p.dashboardView()
 	}
-	return common.Fit(strings.TrimSuffix(body, "\n"), p.width, p.height)
+	return p.fitter.Fit(strings.TrimSuffix(body, "\n"), p.width, p.height)
 }
 
 func (p *Pane) dashboardView() string {
