@@ -99,3 +99,28 @@ func BenchmarkCursorMove(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRefresh reads again the folder the cursor is in, as r does, one
+// of its folders renamed, then draws the tree. Compare folders=100 and
+// =100000 (the growth), and both with ui/common's BenchmarkTableReference.
+func BenchmarkRefresh(b *testing.B) {
+	for _, n := range []int{100, 100_000} {
+		b.Run(fmt.Sprintf("folders=%d", n), func(b *testing.B) {
+			p := benchPane(b, n)
+			folder := p.selected().parent
+			entries := make([]model.FolderEntry, len(folder.children))
+			for i, c := range folder.children {
+				entries[i] = model.FolderEntry{Name: c.name, Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", c.id)}}}
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				entries[len(entries)/3].Name = fmt.Sprintf("renamed-%d", i)
+				p.requests[folder.id] = i
+				p.Update(childrenMsg{req: i, nodeID: folder.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries}}})
+				p.View()
+			}
+		})
+	}
+}

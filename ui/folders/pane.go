@@ -192,7 +192,7 @@ func (p *Pane) selected() *node {
 // its index when n is gone.
 func (p *Pane) keepCursorOn(n *node) {
 	if n != nil {
-		if i := p.tree.indexOf(n); i >= 0 {
+		if i := p.tree.indexOf(n, p.cursor); i >= 0 {
 			p.cursor = i
 		}
 	}

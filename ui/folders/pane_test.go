@@ -276,3 +276,27 @@ func TestUnauthorizedReadBringsTheLogin(t *testing.T) {
 		t.Fatalf("a 401 on a backup became %#v", cmd())
 	}
 }
+
+func TestRefreshWithARenameUnderAFilter(t *testing.T) {
+	tr := newTree()
+	entry := func(id int64, name string) model.FolderEntry {
+		return model.FolderEntry{Name: name, Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", id)}}}
+	}
+	tr.setRoot(model.Folder{Links: model.Links{"permission": {Href: "/api/filesystem/folders/1/permission"}},
+		Embedded: model.FolderChildren{Folders: []model.FolderEntry{entry(2, "Data"), entry(3, "Reports")}}})
+	tr.filter = "sales"
+	tr.rebuild()
+	if len(tr.rows) != 1 {
+		t.Fatalf("%d rows match sales before the rename, want the root only", len(tr.rows))
+	}
+	tr.setChildren(tr.root, []model.FolderEntry{entry(2, "Data"), entry(3, "Sales reports")})
+	if len(tr.rows) != 2 || tr.rows[1].name != "Sales reports" {
+		t.Errorf("after the rename the filter shows %d rows", len(tr.rows))
+	}
+	tr.filter = ""
+	tr.rebuild()
+	tr.setChildren(tr.root, []model.FolderEntry{entry(3, "Sales reports"), entry(2, "Data")})
+	if names := []string{tr.rows[1].name, tr.rows[2].name}; names[0] != "Sales reports" {
+		t.Errorf("after a read in another order the rows are %v", names)
+	}
+}

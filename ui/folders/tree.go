@@ -102,6 +102,9 @@ func (t *tree) setRoot(f model.Folder) *node {
 // setChildren replaces a folder's children with what the server sent,
 // keeping the state of children that are still there (open, loaded, marked).
 func (t *tree) setChildren(parent *node, entries []model.FolderEntry) {
+	if t.renameChildren(parent, entries) {
+		return
+	}
 	old := make(map[int64]*node, len(parent.children))
 	for _, c := range parent.children {
 		old[c.id] = c
@@ -130,6 +133,39 @@ func (t *tree) setChildren(parent *node, entries []model.FolderEntry) {
 	parent.touch()
 	t.shape++
 	t.rebuild()
+}
+
+// renameChildren takes a read of a folder that lists the same children in
+// the same order, as a refresh mostly does: names are updated in place and
+// the rows stay as they are, unless a filter must see the new names. It
+// reports false, changing nothing, when the children differ or the folder
+// was never read (a new root is not among the rows yet).
+func (t *tree) renameChildren(parent *node, entries []model.FolderEntry) bool {
+	if len(entries) != len(parent.children) || parent.state == notLoaded {
+		return false
+	}
+	for i, c := range parent.children {
+		if c.id != entries[i].ID() {
+			return false
+		}
+	}
+	renamed := false
+	for i, c := range parent.children {
+		if c.name != entries[i].Name {
+			c.name = entries[i].Name
+			c.touch()
+			renamed = true
+		}
+	}
+	parent.state = loaded
+	parent.touch()
+	if renamed {
+		t.shape++
+		if t.filter != "" {
+			t.rebuild()
+		}
+	}
+	return true
 }
 
 // setMarked marks or unmarks a folder for a backup of chosen folders.
@@ -197,8 +233,12 @@ func (t *tree) appendMatching(n *node, needle string) bool {
 	return matched
 }
 
-// indexOf returns the row of a node, or -1 when it is not on screen.
-func (t *tree) indexOf(n *node) int {
+// indexOf returns the row of a node, or -1 when it is not on screen; hint
+// is where it was, where a refresh mostly leaves it.
+func (t *tree) indexOf(n *node, hint int) int {
+	if hint >= 0 && hint < len(t.rows) && t.rows[hint] == n {
+		return hint
+	}
 	for i, r := range t.rows {
 		if r == n {
 			return i
