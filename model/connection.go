@@ -67,14 +67,20 @@ func IsSecretProperty(key string) bool {
 	return false
 }
 
-// ConnectionEntry is one entry of the connections list.
-type ConnectionEntry struct {
+// FileEntry is one entry of a per-kind list: the connections list of the
+// spec, and the import job, data link, workbook, export job and infographic
+// lists of the real platform, which have the same shape. ID is the
+// configuration id.
+type FileEntry struct {
 	ID          int64  `json:"id"`
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Path        string `json:"path"`
 	UUID        string `json:"uuid"`
 }
+
+// ConnectionEntry is one entry of the connections list.
+type ConnectionEntry = FileEntry
 
 // ConnectionCreated is the answer of a connection create.
 type ConnectionCreated struct {

@@ -104,20 +104,7 @@ func encodeSecrets(cfg model.Configuration) model.Configuration {
 }
 
 func (s *Server) listConnections(w http.ResponseWriter, r *http.Request) {
-	files, err := s.store.FilesOfKind(r.Context(), model.KindConnection)
-	if err == nil {
-		files, err = s.visibleOnly(r, files)
-	}
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	entries := make([]model.ConnectionEntry, 0, len(files))
-	for _, f := range files {
-		entries = append(entries, model.ConnectionEntry{ID: f.ConfigID, Name: f.BaseName(),
-			Description: f.Description, Path: f.Path, UUID: f.UUID})
-	}
-	writeJSON(w, http.StatusOK, entries)
+	s.listKind(w, r, model.KindConnection)
 }
 
 func (s *Server) readConnection(w http.ResponseWriter, r *http.Request) {

@@ -20,16 +20,23 @@ const (
 func (s *Server) registerFolderRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+rootFolderPath, s.readRootFolder)
 	mux.HandleFunc("GET "+foldersPath+"{ref}", s.readFolder)
-	mux.HandleFunc("GET "+foldersPath+"{ref}/permission", s.readPermission)
-	mux.HandleFunc("GET "+foldersPath+"{ref}/permission/groups", s.readGroupPermissions)
-	mux.HandleFunc("POST "+foldersPath+"{ref}/permission/groups", s.createGroupPermission)
-	mux.HandleFunc("GET "+foldersPath+"{ref}/permission/groups/{group}", s.readGroupPermission)
-	mux.HandleFunc("PUT "+foldersPath+"{ref}/permission/groups/{group}", s.changeGroupPermission)
-	mux.HandleFunc("DELETE "+foldersPath+"{ref}/permission/groups/{group}", s.deleteGroupPermission)
-	mux.HandleFunc("GET "+foldersPath+"{ref}/permission/others", s.readOthers)
-	mux.HandleFunc("PUT "+foldersPath+"{ref}/permission/others", s.changeOthers)
-	mux.HandleFunc("GET "+foldersPath+"{ref}/permission/owner", s.readOwner)
-	mux.HandleFunc("PUT "+foldersPath+"{ref}/permission/owner", s.changeOwner)
+	s.registerPermissionRoutes(mux, foldersPath)
+}
+
+// registerPermissionRoutes adds the permission family under a prefix: the
+// folders' (the spec's) and the files' (the real platform's), one set of
+// handlers for both, since a file's permissions follow a folder's rules.
+func (s *Server) registerPermissionRoutes(mux *http.ServeMux, prefix string) {
+	mux.HandleFunc("GET "+prefix+"{ref}/permission", s.readPermission)
+	mux.HandleFunc("GET "+prefix+"{ref}/permission/groups", s.readGroupPermissions)
+	mux.HandleFunc("POST "+prefix+"{ref}/permission/groups", s.createGroupPermission)
+	mux.HandleFunc("GET "+prefix+"{ref}/permission/groups/{group}", s.readGroupPermission)
+	mux.HandleFunc("PUT "+prefix+"{ref}/permission/groups/{group}", s.changeGroupPermission)
+	mux.HandleFunc("DELETE "+prefix+"{ref}/permission/groups/{group}", s.deleteGroupPermission)
+	mux.HandleFunc("GET "+prefix+"{ref}/permission/others", s.readOthers)
+	mux.HandleFunc("PUT "+prefix+"{ref}/permission/others", s.changeOthers)
+	mux.HandleFunc("GET "+prefix+"{ref}/permission/owner", s.readOwner)
+	mux.HandleFunc("PUT "+prefix+"{ref}/permission/owner", s.changeOwner)
 }
 
 // folderHref is the self link of a folder; the root's is the root-folder path.
@@ -40,8 +47,16 @@ func folderHref(f store.File) string {
 	return fileHref(f.ID)
 }
 
-func fileHref(id int64) string       { return fmt.Sprintf("%s%d", foldersPath, id) }
-func permissionHref(id int64) string { return fileHref(id) + "/permission" }
+func fileHref(id int64) string { return fmt.Sprintf("%s%d", foldersPath, id) }
+
+// permissionHref is the permission link of a file: under folders/ for a
+// folder, under files/ for anything else, as the real platform links them.
+func permissionHref(f store.File) string {
+	if f.IsFolder() {
+		return fileHref(f.ID) + "/permission"
+	}
+	return fmt.Sprintf("%s%d/permission", filesPath, f.ID)
+}
 
 func link(href string) model.Link { return model.Link{Href: href} }
 
@@ -76,9 +91,15 @@ func (s *Server) answerFolder(w http.ResponseWriter, r *http.Request, ref string
 		writeFailure(w, http.StatusNotFound, fmt.Sprintf("folder %s: %s is not a folder", ref, f.Path))
 		return
 	}
+	s.answerFolderStatus(w, r, f, http.StatusOK)
+}
+
+// answerFolderStatus answers with code and the read of a folder the user
+// may see: it and the child folders the user may see.
+func (s *Server) answerFolderStatus(w http.ResponseWriter, r *http.Request, f store.File, code int) {
 	children, err := s.store.ChildFolders(r.Context(), f.ID)
 	if err == nil {
-		children, err = s.visibleOnly(r, children, f) // fileFor found f visible
+		children, err = s.visibleOnly(r, children, f) // the caller found f visible
 	}
 	if err != nil {
 		writeError(w, err)
@@ -88,24 +109,24 @@ func (s *Server) answerFolder(w http.ResponseWriter, r *http.Request, ref string
 	for _, c := range children {
 		entries = append(entries, model.FolderEntry{Name: c.Name, Links: model.Links{"self": link(fileHref(c.ID))}})
 	}
-	links := model.Links{"self": link(folderHref(f)), "permission": link(permissionHref(f.ID))}
+	links := model.Links{"self": link(folderHref(f)), "permission": link(permissionHref(f))}
 	if f.ParentID != 0 {
 		links["parent"] = link(fileHref(f.ParentID)) // the root too, as the real platform links it
 	}
-	writeJSON(w, http.StatusOK, model.Folder{Name: f.Name, UUID: f.UUID, Links: links,
+	writeJSON(w, code, model.Folder{Name: f.Name, UUID: f.UUID, Links: links,
 		Embedded: model.FolderChildren{Folders: entries}})
 }
 
 // permissionOf is the permission read of a file. Folders link to themselves
 // as `folder`, other files as `file`, as the real platform does.
 func permissionOf(f store.File) model.Permission {
-	self := permissionHref(f.ID)
-	target := "file"
+	self := permissionHref(f)
+	target, targetHref := "file", fileEntryHref(f.ID)
 	if f.IsFolder() {
-		target = "folder"
+		target, targetHref = "folder", folderHref(f)
 	}
 	return model.Permission{Others: f.Others, Owner: f.Owner, Links: model.Links{
-		target:   link(folderHref(f)),
+		target:   link(targetHref),
 		"others": link(self + "/others"),
 		"owner":  link(self + "/owner"),
 		"self":   link(self),
@@ -119,10 +140,10 @@ func (s *Server) readPermission(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func groupEntry(fileID int64, gp store.GroupPermission) model.GroupPermission {
+func groupEntry(f store.File, gp store.GroupPermission) model.GroupPermission {
 	return model.GroupPermission{Name: gp.Group.Name, Flags: gp.Flags, Links: model.Links{
-		"self":       link(permissionHref(fileID) + "/groups/" + url.PathEscape(gp.Group.Name)),
-		"permission": link(permissionHref(fileID)),
+		"self":       link(permissionHref(f) + "/groups/" + url.PathEscape(gp.Group.Name)),
+		"permission": link(permissionHref(f)),
 	}}
 }
 
@@ -135,10 +156,10 @@ func (s *Server) answerGroups(w http.ResponseWriter, r *http.Request, f store.Fi
 	}
 	entries := make([]model.GroupPermission, 0, len(groups))
 	for _, g := range groups {
-		entries = append(entries, groupEntry(f.ID, g))
+		entries = append(entries, groupEntry(f, g))
 	}
 	writeJSON(w, http.StatusOK, model.GroupPermissions{
-		Links:    model.Links{"self": link(permissionHref(f.ID) + "/groups"), "permission": link(permissionHref(f.ID))},
+		Links:    model.Links{"self": link(permissionHref(f) + "/groups"), "permission": link(permissionHref(f))},
 		Embedded: model.GroupList{Groups: entries},
 	})
 }
@@ -164,7 +185,7 @@ func (s *Server) readGroupPermission(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		for _, g := range groups {
 			if g.Group.ID == want.ID {
-				writeJSON(w, http.StatusOK, groupEntry(f.ID, g))
+				writeJSON(w, http.StatusOK, groupEntry(f, g))
 				return
 			}
 		}
@@ -269,7 +290,7 @@ func (s *Server) deleteGroupPermission(w http.ResponseWriter, r *http.Request) {
 func othersOf(f store.File) model.OthersPermission {
 	return model.OthersPermission{
 		Executable: f.Others.Executable, Readable: f.Others.Readable, Writable: f.Others.Writable,
-		Links: model.Links{"self": link(permissionHref(f.ID) + "/others"), "permission": link(permissionHref(f.ID))},
+		Links: model.Links{"self": link(permissionHref(f) + "/others"), "permission": link(permissionHref(f))},
 	}
 }
 
@@ -299,7 +320,7 @@ func (s *Server) changeOthers(w http.ResponseWriter, r *http.Request) {
 
 func ownerOf(f store.File) model.Owner {
 	return model.Owner{Owner: f.Owner, Links: model.Links{
-		"self": link(permissionHref(f.ID) + "/owner"), "permission": link(permissionHref(f.ID)),
+		"self": link(permissionHref(f) + "/owner"), "permission": link(permissionHref(f)),
 	}}
 }
 

@@ -113,6 +113,8 @@ func (s *Server) Store() *store.Store { return s.store }
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.registerFolderRoutes(mux)
+	s.registerFileRoutes(mux)
+	s.registerUserRoutes(mux)
 	s.registerConnectionRoutes(mux)
 	s.registerDependencyRoutes(mux)
 	s.registerJobRoutes(mux)

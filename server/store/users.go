@@ -139,3 +139,55 @@ func isUniqueViolation(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
 }
+
+// Account is a user as the user-management list shows it: no password hash.
+type Account struct {
+	Name   string
+	Admin  bool
+	Groups []string // names, sorted
+}
+
+// Accounts returns every user with the names of its groups, by name.
+func (q Queries) Accounts(ctx context.Context) ([]Account, error) {
+	rows, err := q.q.QueryContext(ctx, `SELECT u.name, u.admin, coalesce(g.name, '') FROM users u
+		LEFT JOIN memberships m ON m.user_id = u.id LEFT JOIN groups g ON g.id = m.group_id
+		ORDER BY u.name, g.name`)
+	if err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	defer rows.Close()
+	var out []Account
+	for rows.Next() {
+		var name, group string
+		var admin bool
+		if err := rows.Scan(&name, &admin, &group); err != nil {
+			return nil, fmt.Errorf("list users: %w", err)
+		}
+		if len(out) == 0 || out[len(out)-1].Name != name {
+			out = append(out, Account{Name: name, Admin: admin})
+		}
+		if group != "" {
+			last := &out[len(out)-1]
+			last.Groups = append(last.Groups, group)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Groups returns every group, by name.
+func (q Queries) Groups(ctx context.Context) ([]Group, error) {
+	rows, err := q.q.QueryContext(ctx, `SELECT id, name FROM groups ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("list groups: %w", err)
+	}
+	defer rows.Close()
+	var out []Group
+	for rows.Next() {
+		var g Group
+		if err := rows.Scan(&g.ID, &g.Name); err != nil {
+			return nil, fmt.Errorf("list groups: %w", err)
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
