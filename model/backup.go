@@ -39,9 +39,12 @@ type SkippedFile struct {
 }
 
 // RestoreResult is the answer of a successful restore (its shape is not
-// shown by the spec): the paths restored and the files skipped.
+// shown by the spec): the paths restored, the files skipped, and the
+// overwritten files whose hidden properties stayed as they were because the
+// caller is not an administrator.
 type RestoreResult struct {
-	Status   string        `json:"status"`
-	Restored []string      `json:"restored"`
-	Skipped  []SkippedFile `json:"skipped"`
+	Status     string        `json:"status"`
+	Restored   []string      `json:"restored"`
+	Skipped    []SkippedFile `json:"skipped"`
+	KeptHidden []SkippedFile `json:"keptHiddenProperties,omitempty"`
 }

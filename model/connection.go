@@ -1,5 +1,10 @@
 package model
 
+import (
+	"slices"
+	"strings"
+)
+
 // FileInfo is the `file` object of a configuration's representation.
 type FileInfo struct {
 	UUID        string `json:"uuid"`
@@ -13,36 +18,8 @@ type DBType struct {
 	Name string `json:"name"`
 }
 
-// SourceRef names an upstream file a configuration reads from.
-type SourceRef struct {
-	UUID string `json:"uuid,omitempty"`
-	Path string `json:"path,omitempty"`
-}
-
-// Configuration is the JSON representation of a file of the tree: a
-// connection (the spec's Connection read response), an import job, a data
-// link, a workbook, an export job, an infographic or a file upload. Sources
-// lists the files it depends on; connections have none.
-type Configuration struct {
-	Version    string              `json:"version"`
-	ClassName  string              `json:"className"`
-	File       FileInfo            `json:"file"`
-	TypeID     string              `json:"typeId"`
-	Properties map[string][]string `json:"properties"`
-	DBType     *DBType             `json:"dbType,omitempty"`
-	Sources    []SourceRef         `json:"sources,omitempty"`
-}
-
 // Connection is the read response of a connection.
 type Connection = Configuration
-
-// Property returns the first value of a property, or "".
-func (c Configuration) Property(key string) string {
-	if v := c.Properties[key]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
 
 // Connection property keys seen on the wire.
 const (
@@ -53,18 +30,22 @@ const (
 	PropDataStoreUsage    = "dataStoreUsage"
 )
 
-// SecretProperties are the property keys whose values are secrets: stored
-// encrypted, returned encoded, masked in the console.
-var SecretProperties = []string{PropPassword, "ssh_key", "private_key", "secret_key", "access_key"}
+// secretNames are property keys the real platform keeps secret whose names
+// do not end in password, secret or key.
+var secretNames = []string{"sshkey", "tableau.password"}
 
-// IsSecretProperty reports whether a property key holds a secret.
+// IsSecretProperty reports whether a property key holds a secret: stored
+// sealed, returned encoded, masked in the console. Those are sshKey,
+// tableau.password and every key whose name ends in password, secret or key,
+// whatever its case (user.password, secret_key, ssh_key, accessKey).
 func IsSecretProperty(key string) bool {
-	for _, s := range SecretProperties {
-		if s == key {
+	key = strings.ToLower(key)
+	for _, suffix := range []string{"password", "secret", "key"} {
+		if strings.HasSuffix(key, suffix) {
 			return true
 		}
 	}
-	return false
+	return slices.Contains(secretNames, key)
 }
 
 // FileEntry is one entry of a per-kind list: the connections list of the

@@ -423,7 +423,11 @@ func TestConfigurationHelpers(t *testing.T) {
 	if c.Property(model.PropUserName) != "extuser" || c.Property("empty") != "" || c.Property("missing") != "" {
 		t.Errorf("Property gives %q, %q, %q", c.Property(model.PropUserName), c.Property("empty"), c.Property("missing"))
 	}
-	for key, secret := range map[string]bool{model.PropPassword: true, "ssh_key": true, "secret_key": true, model.PropUserName: false, model.PropConnectionURL: false} {
+	for key, secret := range map[string]bool{
+		model.PropPassword: true, "sshKey": true, "tableau.password": true, "ssh_key": true, "secret_key": true,
+		"db.PASSWORD": true, "clientSecret": true, "accessKey": true, "api.Key": true,
+		model.PropUserName: false, model.PropConnectionURL: false, model.PropDataStoreTemplate: false, "keyspace": false, "passwordHint": false,
+	} {
 		if model.IsSecretProperty(key) != secret {
 			t.Errorf("IsSecretProperty(%q) = %v", key, !secret)
 		}

@@ -185,10 +185,12 @@ func snapshot(t testing.TB, srv *server.Server, folder string) map[string]treeFi
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, s := range cfg.Sources {
+			links := cfg.Links()
+			for _, s := range links {
 				tf.Sources = append(tf.Sources, rel(s.Path))
 			}
-			cfg.File, cfg.Sources = model.FileInfo{}, nil
+			cfg.File = model.FileInfo{}
+			cfg.SetLinks(make([]model.SourceRef, len(links))) // compared apart, as paths below the folder
 			for k := range cfg.Properties {
 				if model.IsSecretProperty(k) { // sealed anew on restore; compare what they open to
 					for i, v := range cfg.Properties[k] {

@@ -277,6 +277,8 @@ func TestRestoreConflictsWithoutOverwrite(t *testing.T) {
 	_ = srv
 }
 
+// TestRestoreOverwriteReplacesNeverMerges: an overwritten configuration
+// takes the archive's representation whole, and keeps its identity.
 func TestRestoreOverwriteReplacesNeverMerges(t *testing.T) {
 	srv, p := demo(t)
 	body := p.backup("admin", "/Data/Connections")
@@ -295,8 +297,8 @@ func TestRestoreOverwriteReplacesNeverMerges(t *testing.T) {
 	if _, merged := got.Properties["addedLater"]; merged {
 		t.Fatal("overwrite merged a property the archive does not hold")
 	}
-	if replaced.ConfigID == id {
-		t.Fatal("overwrite kept the old configuration instead of replacing it")
+	if replaced.ConfigID != id {
+		t.Fatalf("overwrite gave configuration id %d, want %d kept", replaced.ConfigID, id)
 	}
 }
 
@@ -464,10 +466,10 @@ func TestRestoreSkipFilesWithMissingDependencies(t *testing.T) {
 	lost := buildArchive(t, nil,
 		archiveFile{path: "Kept.dst", cfg: connectionConfig("Kept")},
 		archiveFile{path: "Orphan.imp", cfg: &model.Configuration{Version: "1", TypeID: "das.CsvImportJobType",
-			File:    model.FileInfo{UUID: "5b0c8a7e-1c1d-4c1e-9c1f-000000000001", Path: "/Old/Orphan.imp"},
-			Sources: []model.SourceRef{{UUID: "5b0c8a7e-1c1d-4c1e-9c1f-0000000000ff", Path: "/Old/Gone.dst"}}}},
+			File:      model.FileInfo{UUID: "5b0c8a7e-1c1d-4c1e-9c1f-000000000001", Path: "/Old/Orphan.imp"},
+			DataStore: &model.SourceRef{UUID: "5b0c8a7e-1c1d-4c1e-9c1f-0000000000ff", Path: "/Old/Gone.dst"}}},
 		archiveFile{path: "Downstream.wbk", cfg: &model.Configuration{Version: "1", TypeID: "das.WorkbookType",
-			Sources: []model.SourceRef{{Path: "/Old/Orphan.imp"}}}})
+			Sheets: []model.Sheet{{Name: "Orphan", Datasource: &model.SourceRef{Path: "/Old/Orphan.imp"}}}}})
 	before := p.backup("admin", "/")
 	f := p.wantFailure(p.upload("admin", restoreURL("/S1"), "application/zip", lost), http.StatusConflict, "/Old/Gone.dst")
 	if !reflect.DeepEqual(f.Paths, []string{"/S1/Orphan.imp"}) {
@@ -581,8 +583,8 @@ func TestRestoreInfoZipArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Sources) != 1 || cfg.Sources[0].Path != "/Imported/Project/Jobs/Orders.imp" {
-		t.Fatalf("workbook sources %+v, want the restored import job", cfg.Sources)
+	if links := cfg.Links(); len(links) != 1 || links[0].Path != "/Imported/Project/Jobs/Orders.imp" {
+		t.Fatalf("workbook reads from %+v, want the restored import job", links)
 	}
 }
 

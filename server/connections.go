@@ -113,8 +113,10 @@ func (s *Server) readConnection(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// createConnection puts a new connection where its file.path says; the
-// folder there must exist, be visible and writable.
+// createConnection puts a new connection where its file.path says. A
+// missing folder there is created, as the real platform does, when the
+// user may write the nearest folder that exists; fields the server does not
+// know are kept.
 func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
 	var cfg model.Configuration
 	if !s.decodeJSON(w, r, &cfg) {
@@ -129,16 +131,8 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q must end in %s", path, model.KindConnection.Extension()))
 		return
 	}
-	if len(cfg.Sources) > 0 {
-		writeFailure(w, http.StatusBadRequest, "sources: a connection reads from no other file")
-		return
-	}
-	parent, _, ok := s.fileFor(w, r, store.ParentPath(path), needWrite)
-	if !ok {
-		return
-	}
-	if !parent.IsFolder() {
-		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path: %s is not a folder", parent.Path))
+	if len(cfg.Sources) > 0 || len(cfg.Links()) > 0 {
+		writeFailure(w, http.StatusBadRequest, "a connection reads from no other file (it has no dataStore, sheet or sheets)")
 		return
 	}
 	if cfg.Version == "" {
@@ -146,15 +140,19 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
 	}
 	var f store.File
 	err = s.store.InTx(r.Context(), func(tx *store.Tx) error {
-		f, err = tx.CreateFile(r.Context(), store.NewFile{Path: path, OwnerID: userFrom(r).ID, Config: &cfg})
+		parent, _, err := tx.EnsureFolder(r.Context(), userFrom(r), store.ParentPath(path))
+		if err != nil {
+			return err
+		}
+		f, err = tx.CreateFile(r.Context(), store.NewFile{Path: path, OwnerID: userFrom(r).ID, Config: &cfg, Parent: &parent})
 		return err
 	})
+	if errors.Is(err, store.ErrExists) {
+		writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already exists", path))
+		return
+	}
 	if err != nil {
-		if errors.Is(err, store.ErrExists) {
-			writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already exists", path))
-			return
-		}
-		writeError(w, err)
+		writeArchiveError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, model.ConnectionCreated{ConfigurationID: f.ConfigID, Status: model.StatusSuccess})
@@ -174,8 +172,8 @@ func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q: a connection cannot move (it is %s)", cfg.File.Path, f.Path))
 		return
 	}
-	if len(cfg.Sources) > 0 {
-		writeFailure(w, http.StatusBadRequest, "sources: a connection reads from no other file")
+	if len(cfg.Sources) > 0 || len(cfg.Links()) > 0 {
+		writeFailure(w, http.StatusBadRequest, "a connection reads from no other file (it has no dataStore, sheet or sheets)")
 		return
 	}
 	if cfg.Version == "" {

@@ -138,27 +138,61 @@ func TestCreateConnection(t *testing.T) {
 		reason     string
 	}{
 		{"path taken", "admin", newConnection("/Data/Connections/New DB.dst", "x"), 409, "exists"},
-		{"folder missing", "admin", newConnection("/Data/Nowhere/x.dst", "x"), 404, "not found"},
+		{"folder missing, nearest folder not writable", "viewer", newConnection("/Data/Nowhere/x.dst", "x"), 403, "write"},
+		{"folder missing below an invisible one", "viewer", newConnection("/Exports/New/x.dst", "x"), 404, "not found"},
 		{"folder invisible", "viewer", newConnection("/Exports/x.dst", "x"), 404, "not found"},
+		{"inside an invisible file", "viewer", newConnection("/Exports/Sales by Region.exp/x.dst", "x"), 404, "not found"},
 		{"folder not writable", "viewer", newConnection("/Data/Connections/x.dst", "x"), 403, "write"},
 		{"not a connection file", "admin", newConnection("/Data/Connections/x.imp", "x"), 400, ".dst"},
 		{"no path", "admin", newConnection("", "x"), 400, "file.path"},
 		{"dot-dot in path", "admin", newConnection("/Data/../x.dst", "x"), 400, "file.path"},
 		{"in a file, not a folder", "admin", newConnection("/Data/Connections/Warehouse.dst/x.dst", "x"), 400, "not a folder"},
 		{"SECURE value of another key", "admin", newConnection("/Data/Connections/y.dst", "SECURE:0:aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ="), 400, "password"},
-		{"with sources", "admin", func() model.Connection {
+		{"reading from a file", "admin", func() model.Connection {
 			c := newConnection("/Data/Connections/z.dst", "x")
-			c.Sources = []model.SourceRef{{Path: "/Data/Connections/Warehouse.dst"}}
+			c.DataStore = &model.SourceRef{Path: "/Data/Connections/Warehouse.dst"}
 			return c
-		}(), 400, "sources"},
+		}(), 400, "reads from no other file"},
+		{"with legacy sources", "admin", `{"file":{"path":"/Data/Connections/s.dst"},"sources":[{"path":"/Data/Connections/Warehouse.dst"}]}`, 400, "reads from no other file"},
 		{"malformed JSON", "admin", `{"file":{"path":"/Data/Connections/m.dst"}`, 400, "JSON"},
-		{"unknown field", "admin", `{"file":{"path":"/Data/Connections/m.dst"},"colour":"red"}`, 400, "colour"},
+		{"unknown field of the wrong type", "admin", `{"file":{"path":"/Data/Connections/m.dst"},"pullType":7}`, 400, "JSON"},
 		{"properties of the wrong type", "admin", `{"file":{"path":"/Data/Connections/m.dst"},"properties":{"a":"b"}}`, 400, "JSON"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p.wantFailure(p.call(tc.user, http.MethodPost, "/rest/connections", tc.body), tc.code, tc.reason)
 		})
+	}
+}
+
+// TestCreateConnectionAsThePlatformDoes: a create keeps the fields the
+// server does not know and returns them on read, and makes the folder it
+// names when the caller may write the nearest folder that exists.
+func TestCreateConnectionAsThePlatformDoes(t *testing.T) {
+	srv, p := demo(t)
+	body := `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","typeId":"das.FileSystemDataStoreType",` +
+		`"file":{"path":"/Data/Connections/Team A/Nested/Share.dst","description":"made with its folders"},` +
+		`"properties":{"key.connectionUrl":["file:///tmp/"],"sshKey":["-----BEGIN KEY-----"]},` +
+		`"pullType":"NONE","minKeepCount":3,"hadoopProperties":"mapred.job.queue.name=etl",` +
+		`"notificationAddresses":"ops@example.com","advancedSchedulingInUse":false,"fields":[{"name":"a","id":1}]}`
+	var created model.ConnectionCreated
+	p.want(p.call("analyst", http.MethodPost, "/rest/connections", body), 200, &created)
+	for _, folder := range []string{"/Data/Connections/Team A", "/Data/Connections/Team A/Nested"} {
+		if f := storeFile(t, srv, folder); !f.IsFolder() || f.Owner != "analyst" {
+			t.Fatalf("%s: %+v, want a folder the analyst owns", folder, f)
+		}
+	}
+	a := p.call("analyst", http.MethodGet, connectionPath(created.ConfigurationID), nil)
+	var read map[string]json.RawMessage
+	p.want(a, 200, &read)
+	for field, want := range map[string]string{"pullType": `"NONE"`, "minKeepCount": `3`, "hadoopProperties": `"mapred.job.queue.name=etl"`,
+		"notificationAddresses": `"ops@example.com"`, "advancedSchedulingInUse": `false`, "fields": `[{"name":"a","id":1}]`} {
+		if string(read[field]) != want {
+			t.Errorf("%s read back as %s, want %s", field, read[field], want)
+		}
+	}
+	if strings.Contains(string(a.body), "BEGIN KEY") {
+		t.Fatalf("sshKey read back in plain text: %s", a.body)
 	}
 }
 

@@ -108,7 +108,7 @@ func demoFiles(filesDir string) []demoFile {
 				"secret_key": "demo/secret/key", model.PropDataStoreTemplate: "false", model.PropDataStoreUsage: "EXPORT"}, nil},
 		{"/Data/Connections/Partner SFTP.dst", "analyst", "Partner drop box", classDataStore, typeSFTP, "",
 			map[string]string{model.PropConnectionURL: "sftp://partner.example.com/inbound", model.PropUserName: "dap",
-				"ssh_key":                   "-----BEGIN OPENSSH PRIVATE KEY-----demo-----END OPENSSH PRIVATE KEY-----",
+				"sshKey":                    "-----BEGIN OPENSSH PRIVATE KEY-----demo-----END OPENSSH PRIVATE KEY-----",
 				model.PropDataStoreTemplate: "true", model.PropDataStoreUsage: "IMPORT"}, nil},
 		{"/Analytics/Finance/Finance PostgreSQL.dst", "analyst", "Ledger database (finance only)", classDatabase, typeJDBC, "PostgreSQL",
 			map[string]string{model.PropConnectionURL: "jdbc:postgresql://ledger.example.com:5432/ledger", model.PropUserName: "finance",

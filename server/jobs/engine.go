@@ -30,7 +30,7 @@ type File struct {
 type Catalog interface {
 	// File returns the file with the given file id, or an error wrapping ErrNotFound.
 	File(ctx context.Context, id int64) (File, error)
-	// Source resolves one entry of a configuration's sources.
+	// Source resolves one of a configuration's links.
 	Source(ctx context.Context, ref model.SourceRef) (File, error)
 	// Dependents returns the files whose sources name the given file directly.
 	Dependents(ctx context.Context, id int64) ([]File, error)

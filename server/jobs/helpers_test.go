@@ -39,8 +39,9 @@ func (c *memCatalog) add(path string, props map[string]string, sources ...File) 
 		f.Config.Properties[k] = []string{v}
 	}
 	for _, s := range sources {
-		f.Config.Sources = append(f.Config.Sources, model.SourceRef{UUID: s.UUID})
+		f.Config.Sources = append(f.Config.Sources, model.SourceRef{UUID: s.UUID, Path: s.Path})
 	}
+	f.Config.AdoptSources(kind)
 	c.files[f.ID] = f
 	return f
 }
@@ -71,7 +72,7 @@ func (c *memCatalog) Dependents(_ context.Context, id int64) ([]File, error) {
 	defer c.mu.Unlock()
 	var out []File
 	for _, f := range c.files {
-		for _, s := range f.Config.Sources {
+		for _, s := range f.Config.Links() {
 			if s.UUID == c.files[id].UUID {
 				out = append(out, f)
 			}

@@ -61,7 +61,7 @@ func (e *Engine) work(r *run) (result, error) {
 // sources resolves a file's sources, split into its connection (if any)
 // and the files whose data it reads.
 func (e *Engine) sources(ctx context.Context, f File) (conn *File, inputs []File, err error) {
-	for _, ref := range f.Config.Sources {
+	for _, ref := range f.Config.Links() {
 		src, err := e.cat.Source(ctx, ref)
 		if err != nil {
 			return nil, nil, fmt.Errorf("source %s%s of %s: %w", ref.UUID, ref.Path, f.Path, err)

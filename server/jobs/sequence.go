@@ -95,7 +95,7 @@ func (e *Engine) dependencyOrder(ctx context.Context, start []File) (map[int64]*
 	ids := make([]int64, 0, len(files))
 	for id, node := range files {
 		ids = append(ids, id)
-		for _, ref := range node.file.Config.Sources {
+		for _, ref := range node.file.Config.Links() {
 			src, err := e.cat.Source(ctx, ref)
 			if errors.Is(err, ErrNotFound) {
 				continue // a missing source fails that job's run, with the reason

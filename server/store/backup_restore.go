@@ -88,6 +88,8 @@ type restorer struct {
 	// newTarget is set when the restore created its target folder: then
 	// nothing exists below it, and no path needs looking up.
 	newTarget bool
+	// keptHidden are the overwritten files whose hidden properties stayed.
+	keptHidden []model.SkippedFile
 }
 
 // Restore puts an archive's folders and files under the target, as spec 4.3
@@ -105,7 +107,7 @@ func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a
 		return result, err
 	}
 	r.folders[root.Path] = root
-	steps := []func(context.Context, File) error{r.index, r.resolveSources, r.checkExisting, r.resolveOwnersAndGroups, r.replaceExisting, r.create}
+	steps := []func(context.Context, File) error{r.index, r.resolveSources, r.checkExisting, r.resolveOwnersAndGroups, r.checkOverwrites, r.create}
 	for _, step := range steps {
 		if err := step(ctx, root); err != nil {
 			return result, err
@@ -118,6 +120,7 @@ func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a
 			result.Restored = append(result.Restored, e.target)
 		}
 	}
+	result.KeptHidden = r.keptHidden
 	return result, nil
 }
 
@@ -126,47 +129,58 @@ func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a
 // user needs write permission on it, or on the folder it is created in.
 func (r *restorer) targetFolder(ctx context.Context, target RestoreTarget) (File, error) {
 	if target.Folder.ID != 0 {
-		return target.Folder, r.mayWrite(ctx, target.Folder)
+		return target.Folder, r.q.mayWrite(ctx, r.user, target.Folder)
 	}
-	path, err := CleanPath(target.Path)
-	if err != nil {
-		return File{}, err
+	folder, created, err := r.q.EnsureFolder(ctx, r.user, target.Path)
+	r.newTarget = created
+	return folder, err
+}
+
+// EnsureFolder returns the folder at path, creating it and the folders
+// above it that are missing when the user may write the nearest folder that
+// exists (spec 4.3 rule 4; a connection created in a missing folder does the
+// same). created reports whether the folder at path is new. A nearest folder
+// the user may not see is ErrNotFound; one not writable, or a file on the
+// way, a *RefusedError. Call it on a Tx.
+func (q Queries) EnsureFolder(ctx context.Context, user User, path string) (folder File, created bool, err error) {
+	if path, err = CleanPath(path); err != nil {
+		return File{}, false, err
 	}
 	var missing []string
 	for p := path; ; p = ParentPath(p) {
-		f, err := r.q.FileByPath(ctx, p)
+		f, err := q.FileByPath(ctx, p)
 		if errors.Is(err, ErrNotFound) {
 			missing = append(missing, p)
 			continue
 		}
 		if err != nil {
-			return File{}, err
+			return File{}, false, err
+		}
+		if err := q.mayWrite(ctx, user, f); err != nil { // judged first: a refusal tells nothing of what is hidden
+			return File{}, false, err
 		}
 		if !f.IsFolder() {
-			return File{}, &RefusedError{Err: ErrBadInput, Reason: fmt.Sprintf("%s is not a folder", f.Path), Paths: []string{f.Path}}
+			return File{}, false, &RefusedError{Err: ErrBadInput, Reason: fmt.Sprintf("%s is not a folder", f.Path), Paths: []string{f.Path}}
 		}
-		if err := r.mayWrite(ctx, f); err != nil {
-			return File{}, err
-		}
+		folder = f
 		break
 	}
-	var folder File
-	r.newTarget = true
 	for i := len(missing) - 1; i >= 0; i-- {
-		if folder, err = r.q.CreateFile(ctx, NewFile{Path: missing[i], OwnerID: r.user.ID}); err != nil {
-			return File{}, fmt.Errorf("create target folder: %w", err)
+		if folder, err = q.CreateFile(ctx, NewFile{Path: missing[i], OwnerID: user.ID}); err != nil {
+			return File{}, false, fmt.Errorf("create folder %s: %w", missing[i], err)
 		}
 	}
-	return folder, nil
+	return folder, len(missing) > 0, nil
 }
 
-func (r *restorer) mayWrite(ctx context.Context, f File) error {
-	rights, visible, err := r.q.Access(ctx, r.user, f)
+// mayWrite refuses a file the user may not see (ErrNotFound) or not write.
+func (q Queries) mayWrite(ctx context.Context, user User, f File) error {
+	rights, visible, err := q.Access(ctx, user, f)
 	if err != nil {
 		return err
 	}
 	if !visible {
-		return fmt.Errorf("folder %s: %w", f.Path, ErrNotFound)
+		return fmt.Errorf("%s: %w", f.Path, ErrNotFound)
 	}
 	if !rights.Write {
 		return &RefusedError{Err: ErrForbidden, Reason: fmt.Sprintf("%s: write permission required", f.Path), Paths: []string{f.Path}}
@@ -189,19 +203,19 @@ func (r *restorer) index(ctx context.Context, root File) error {
 		if e.IsFolder() {
 			continue
 		}
-		var cfg entryIdentity
-		if err := r.decodeEntry(e, &cfg); err != nil {
+		var id entryIdentity
+		if err := r.decodeEntry(e, &id); err != nil {
 			return err
 		}
-		re.origUUID = strings.ToLower(cfg.File.UUID)
+		re.origUUID = strings.ToLower(id.File.UUID)
 		if re.origUUID != "" {
 			byUUID[re.origUUID] = i
 		}
 		// file.path ends with the entry's path below the folder backed up.
-		if strings.HasSuffix(cfg.File.Path, "/"+e.Path) {
-			byOrigPath[cfg.File.Path] = i
+		if strings.HasSuffix(id.File.Path, "/"+e.Path) {
+			byOrigPath[id.File.Path] = i
 		}
-		for _, src := range cfg.Sources {
+		for _, src := range id.links(e.Kind) {
 			re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
 		}
 	}
@@ -218,14 +232,35 @@ func (r *restorer) index(ctx context.Context, root File) error {
 	return nil
 }
 
-// entryIdentity is what index needs of a representation. Decoding only
-// this skips the properties, which createFile decodes when it needs them.
+// entryIdentity is what index needs of a representation: its identity and
+// its links. Decoding only this skips the properties and the fields kept
+// verbatim, which createFile decodes when it needs them.
 type entryIdentity struct {
 	File struct {
 		UUID string `json:"uuid"`
 		Path string `json:"path"`
 	} `json:"file"`
-	Sources []model.SourceRef `json:"sources"`
+	DataStore *model.SourceRef `json:"dataStore"`
+	Sheet     *struct {
+		Workbook *model.SourceRef `json:"workbook"`
+	} `json:"sheet"`
+	Sheets []struct {
+		Datasource *model.SourceRef `json:"datasource"`
+	} `json:"sheets"`
+	Sources []model.SourceRef `json:"sources"` // archives of earlier versions
+}
+
+// links are the entry's links in the order model.Configuration.Links gives them.
+func (id entryIdentity) links(kind model.Kind) []model.SourceRef {
+	cfg := model.Configuration{DataStore: id.DataStore, Sources: id.Sources}
+	if id.Sheet != nil {
+		cfg.Sheet = &model.ExportSheet{Workbook: id.Sheet.Workbook}
+	}
+	for _, sheet := range id.Sheets {
+		cfg.Sheets = append(cfg.Sheets, model.Sheet{Datasource: sheet.Datasource})
+	}
+	cfg.AdoptSources(kind)
+	return cfg.Links()
 }
 
 // decodeEntry reads an entry's body and decodes its JSON into into.
@@ -463,44 +498,24 @@ func (r *restorer) knownGroup(ctx context.Context, name string) (bool, error) {
 	return true, nil
 }
 
-// replaceExisting deletes the files overwrite replaces (they are created
-// anew, never merged). A file that files outside the replaced set read from
-// is not replaced: the restore fails naming those dependents.
-func (r *restorer) replaceExisting(ctx context.Context, _ File) error {
-	replaced := map[int64]File{}
+// checkOverwrites refuses to overwrite a file others read from (spec 4.3:
+// configurations with downstream dependencies cannot be overwritten), even
+// when those others are in the archive too: the restore fails naming them.
+func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
 	for _, e := range r.entries {
-		if e.existing != nil && !e.IsFolder() && e.skipped == "" {
-			replaced[e.existing.ID] = *e.existing
+		if e.existing == nil || e.IsFolder() || e.skipped != "" {
+			continue
 		}
-	}
-	if len(replaced) == 0 {
-		return nil
-	}
-	ids := make([]int64, 0, len(replaced))
-	for id := range replaced {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return replaced[ids[i]].Path < replaced[ids[j]].Path })
-	for _, id := range ids {
-		dependents, err := r.q.Dependents(ctx, id)
+		dependents, err := r.q.Dependents(ctx, e.existing.ID)
 		if err != nil {
 			return err
 		}
-		blocked := &DependentsError{Path: replaced[id].Path}
-		for _, d := range dependents {
-			if _, alsoReplaced := replaced[d.ID]; !alsoReplaced {
+		if len(dependents) > 0 {
+			blocked := &DependentsError{Path: e.existing.Path}
+			for _, d := range dependents {
 				blocked.Paths = append(blocked.Paths, d.Path)
 			}
-		}
-		if len(blocked.Paths) > 0 {
 			return blocked
-		}
-	}
-	for _, stmt := range []string{`DELETE FROM file_sources WHERE file_id = ?`, `DELETE FROM files WHERE id = ?`} {
-		for _, id := range ids {
-			if _, err := r.q.q.ExecContext(ctx, stmt, id); err != nil {
-				return fmt.Errorf("overwrite %s: %w", replaced[id].Path, err)
-			}
 		}
 	}
 	return nil
@@ -567,26 +582,7 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 	if !r.opt.Overwrite {
 		return nil
 	}
-	if r.opt.IncludeOwner && r.archive.Metadata.Includes(archive.SectionOwner) {
-		if err := r.q.SetOwner(ctx, e.existing.ID, r.owner(e)); err != nil {
-			return err
-		}
-	}
-	if perms == nil {
-		return nil
-	}
-	if err := r.q.SetOthers(ctx, e.existing.ID, perms.Others); err != nil {
-		return err
-	}
-	if _, err := r.q.q.ExecContext(ctx, `DELETE FROM file_groups WHERE file_id = ?`, e.existing.ID); err != nil {
-		return fmt.Errorf("restore %s: %w", e.target, err)
-	}
-	for gid, flags := range perms.Groups {
-		if err := r.q.CreateGroupPermission(ctx, e.existing.ID, gid, flags); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.applyRecorded(ctx, e, *e.existing)
 }
 
 func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
@@ -594,13 +590,18 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 	if err := r.decodeEntry(e.Entry, &cfg); err != nil {
 		return err
 	}
-	cfg.Sources = make([]model.SourceRef, len(e.sources))
+	cfg.AdoptSources(e.Kind)
+	links := make([]model.SourceRef, len(e.sources))
 	for k, link := range e.sources {
 		if link.internal >= 0 {
-			cfg.Sources[k] = model.SourceRef{UUID: r.entries[link.internal].createdUUID}
+			links[k] = model.SourceRef{UUID: r.entries[link.internal].createdUUID}
 		} else {
-			cfg.Sources[k] = model.SourceRef{UUID: link.external.UUID}
+			links[k] = model.SourceRef{UUID: link.external.UUID}
 		}
+	}
+	cfg.SetLinks(links)
+	if e.existing != nil {
+		return r.overwriteFile(ctx, e, cfg)
 	}
 	parent := r.folders[ParentPath(e.target)]
 	perms, err := r.permissions(ctx, parent.ID, e)
@@ -627,6 +628,62 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 		return fmt.Errorf("restore %s: %w", e.target, err)
 	}
 	e.createdUUID = created.UUID
+	return nil
+}
+
+// overwriteFile replaces an existing file's representation in place: its
+// file id, UUID and configuration id stay (and with them its job history),
+// so do its owner and permissions unless a flag restores recorded ones. A
+// caller who is not an administrator keeps the file's hidden properties.
+func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model.Configuration) error {
+	f := *e.existing
+	if !r.user.Admin {
+		old, err := r.q.Configuration(ctx, f)
+		if err != nil {
+			return err
+		}
+		if old.HadoopProperties != cfg.HadoopProperties {
+			cfg.HadoopProperties = old.HadoopProperties
+			r.keptHidden = append(r.keptHidden, model.SkippedFile{Path: e.target,
+				Reason: "hadoopProperties kept: only an administrator may change hidden properties"})
+		}
+	}
+	if _, err := r.q.UpdateConfiguration(ctx, f, cfg); err != nil {
+		if errors.Is(err, ErrBadInput) {
+			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
+		}
+		return fmt.Errorf("restore %s: %w", e.target, err)
+	}
+	if err := r.applyRecorded(ctx, e, f); err != nil {
+		return err
+	}
+	e.createdUUID = f.UUID
+	return nil
+}
+
+// applyRecorded gives an existing file or folder the owner and permissions
+// the archive records, for the flags that ask for them.
+func (r *restorer) applyRecorded(ctx context.Context, e *restoreEntry, f File) error {
+	if r.opt.IncludeOwner && r.archive.Metadata.Includes(archive.SectionOwner) {
+		if err := r.q.SetOwner(ctx, f.ID, r.owner(e)); err != nil {
+			return err
+		}
+	}
+	perms, err := r.permissions(ctx, f.ParentID, e)
+	if err != nil || perms == nil {
+		return err
+	}
+	if err := r.q.SetOthers(ctx, f.ID, perms.Others); err != nil {
+		return err
+	}
+	if _, err := r.q.q.ExecContext(ctx, `DELETE FROM file_groups WHERE file_id = ?`, f.ID); err != nil {
+		return fmt.Errorf("restore %s: %w", e.target, err)
+	}
+	for gid, flags := range perms.Groups {
+		if err := r.q.CreateGroupPermission(ctx, f.ID, gid, flags); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

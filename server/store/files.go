@@ -259,11 +259,23 @@ func configurationOf(f File, raw string, sources []File) (model.Configuration, e
 		return model.Configuration{}, fmt.Errorf("configuration of %s: %w", f.Path, err)
 	}
 	cfg.File = model.FileInfo{UUID: f.UUID, Path: f.Path, Description: f.Description, Name: f.BaseName()}
-	cfg.Sources = nil
-	for _, s := range sources {
-		cfg.Sources = append(cfg.Sources, model.SourceRef{UUID: s.UUID, Path: s.Path})
+	if len(cfg.Links()) == 0 && len(sources) > 0 { // stored by an earlier version, links kept apart
+		cfg.Sources = refsTo(sources)
+		cfg.AdoptSources(f.Kind)
+	}
+	if len(cfg.Links()) == len(sources) { // links name their files as they are now, moved or not
+		cfg.SetLinks(refsTo(sources))
 	}
 	return cfg, nil
+}
+
+// refsTo returns the links that name files.
+func refsTo(files []File) []model.SourceRef {
+	refs := make([]model.SourceRef, len(files))
+	for i, f := range files {
+		refs[i] = model.SourceRef{Path: f.Path, UUID: f.UUID}
+	}
+	return refs
 }
 
 // Sources returns the files a file reads from, in its configuration's order.
@@ -348,7 +360,7 @@ func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
 	if nf.Config != nil {
 		cfg := *nf.Config
 		description = cfg.File.Description
-		if sources, err = q.resolveSources(ctx, cfg.Sources); err != nil {
+		if sources, err = q.resolveLinks(ctx, &cfg, kind); err != nil {
 			return File{}, fmt.Errorf("create %s: %w", path, err)
 		}
 		if configJSON, err = q.storedJSON(cfg); err != nil {
@@ -400,7 +412,7 @@ func (q Queries) UpdateConfiguration(ctx context.Context, f File, cfg model.Conf
 	if f.IsFolder() {
 		return File{}, fmt.Errorf("update %s: %w: a folder has no configuration", f.Path, ErrBadInput)
 	}
-	sources, err := q.resolveSources(ctx, cfg.Sources)
+	sources, err := q.resolveLinks(ctx, &cfg, f.Kind)
 	if err != nil {
 		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
 	}
@@ -452,15 +464,23 @@ func (q Queries) DeleteFile(ctx context.Context, f File) error {
 	return nil
 }
 
-func (q Queries) resolveSources(ctx context.Context, refs []model.SourceRef) ([]File, error) {
-	files := make([]File, 0, len(refs))
-	for _, ref := range refs {
+// resolveLinks finds the files a configuration of the kind reads from (its
+// earlier versions' sources adopted into its links first), and sets each
+// link to the path and UUID of the file it names.
+func (q Queries) resolveLinks(ctx context.Context, cfg *model.Configuration, kind model.Kind) ([]File, error) {
+	if cfg.Sources != nil {
+		cfg.AdoptSources(kind)
+	}
+	links := cfg.Links()
+	files := make([]File, 0, len(links))
+	for _, ref := range links {
 		f, err := q.ResolveSource(ctx, ref)
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
 	}
+	cfg.SetLinks(refsTo(files))
 	return files, nil
 }
 
@@ -478,10 +498,10 @@ func (q Queries) writeSources(ctx context.Context, fileID int64, sources []File)
 }
 
 // storedJSON is the representation as kept in the database: secrets sealed;
-// file and sources left out, since the columns and file_sources hold them.
+// file left out, since the columns hold it. Links stay, file_sources names
+// the files they resolved to (a read brings their paths up to date).
 func (q Queries) storedJSON(cfg model.Configuration) (string, error) {
 	cfg.File = model.FileInfo{}
-	cfg.Sources = nil
 	props := make(map[string][]string, len(cfg.Properties))
 	for key, values := range cfg.Properties {
 		if !model.IsSecretProperty(key) {

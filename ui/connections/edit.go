@@ -190,9 +190,10 @@ func (p *Pane) changed() tea.Cmd {
 	return p.readLevel(g)
 }
 
-// parseEdit reads an edited connection and checks its shape: valid JSON,
-// only the fields of a connection, at the same path, with a type and a
-// class, and no sources.
+// parseEdit reads an edited connection and checks its shape: valid JSON, at
+// the same path, with a type and a class, and no links to other files.
+// Fields the console does not know stay as they are (the real platform
+// sends many), so an edit never drops them.
 func parseEdit(text, path string) (model.Connection, error) {
 	var conn model.Connection
 	dec := json.NewDecoder(strings.NewReader(text))
@@ -210,8 +211,8 @@ func parseEdit(text, path string) (model.Connection, error) {
 		return conn, errors.New("typeId is empty")
 	case strings.TrimSpace(conn.ClassName) == "":
 		return conn, errors.New("className is empty")
-	case len(conn.Sources) > 0:
-		return conn, errors.New("sources: a connection reads from no other file")
+	case len(conn.Sources) > 0 || len(conn.Links()) > 0:
+		return conn, errors.New("a connection reads from no other file: remove its dataStore, sheet, sheets or sources")
 	}
 	for k, v := range conn.Properties {
 		if len(v) == 0 {

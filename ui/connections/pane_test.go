@@ -249,10 +249,11 @@ func TestParseEdit(t *testing.T) {
 	}{
 		{"valid", valid, ""},
 		{"syntax error with its line", "{\n  \"typeId\": \"x\",\n  oops\n}", "JSON line 3"},
-		{"unknown field", `{"typeId":"x","className":"c","file":{"path":"` + path + `"},"colour":"red"}`, `unknown field "colour"`},
+		{"a field the console does not know", `{"typeId":"x","className":"c","file":{"path":"` + path + `"},"pullType":"NONE","colour":"red"}`, ""},
 		{"moved", strings.Replace(valid, path, "/Elsewhere/A.dst", 1), "must stay"},
 		{"no type", strings.Replace(valid, "das.JdbcDataStoreType", " ", 1), "typeId is empty"},
-		{"sources", strings.Replace(valid, `"properties"`, `"sources":[{"path":"/x.imp"}],"properties"`, 1), "sources"},
+		{"sources", strings.Replace(valid, `"properties"`, `"sources":[{"path":"/x.imp"}],"properties"`, 1), "reads from no other file"},
+		{"dataStore", strings.Replace(valid, `"properties"`, `"dataStore":{"path":"/x.dst"},"properties"`, 1), "reads from no other file"},
 		{"empty property", strings.Replace(valid, `["u"]`, `[]`, 1), `property "user_name" has no value`},
 		{"two objects", valid + valid, "text after"},
 		{"wrong type", strings.Replace(valid, `["u"]`, `"u"`, 1), "properties must hold a list [ … ], not a string"},

@@ -1,0 +1,274 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// SourceRef names a file a configuration reads from, as the platform links
+// files: by path and UUID (a UUID wins when both are given).
+type SourceRef struct {
+	Path string `json:"path,omitempty"`
+	UUID string `json:"uuid,omitempty"`
+}
+
+// Sheet is one sheet of a workbook (or an infographic): Datasource is the
+// file it reads, nil for a sheet computed from other sheets.
+type Sheet struct {
+	Name       string     `json:"name,omitempty"`
+	Datasource *SourceRef `json:"datasource,omitempty"`
+	// Extra holds the sheet's fields this package does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ExportSheet is the sheet an export job writes out, in the workbook it names.
+type ExportSheet struct {
+	Name     string     `json:"name,omitempty"`
+	Workbook *SourceRef `json:"workbook,omitempty"`
+	// Extra holds the sheet's fields this package does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Configuration is the JSON representation of a file of the tree, in the
+// real platform's shape: a connection (the spec's Connection read
+// response), an import job, a data link, a workbook, an export job, an
+// infographic or a file upload. A file links the files it reads from the
+// platform's way: an import job, a data link or an export job its
+// connection as DataStore, an export job its workbook through Sheet, a
+// workbook or an infographic its inputs through Sheets[].Datasource. Fields
+// this package does not know are kept in Extra and written back as they came.
+type Configuration struct {
+	Version      string              `json:"version"`
+	ClassName    string              `json:"className"`
+	File         FileInfo            `json:"file"`
+	TypeID       string              `json:"typeId"`
+	PullType     string              `json:"pullType,omitempty"`
+	MinKeepCount *int                `json:"minKeepCount,omitempty"`
+	Properties   map[string][]string `json:"properties"`
+	// HadoopProperties is a hidden property: only an administrator changes it.
+	HadoopProperties string       `json:"hadoopProperties,omitempty"`
+	DBType           *DBType      `json:"dbType,omitempty"`
+	DataStore        *SourceRef   `json:"dataStore,omitempty"`
+	Sheet            *ExportSheet `json:"sheet,omitempty"`
+	Sheets           []Sheet      `json:"sheets,omitempty"`
+	// Sources is the list of files read from that archives and servers of
+	// earlier dapconsole versions wrote; it is read, never written.
+	// AdoptSources moves it into the links of the file's kind.
+	Sources []SourceRef `json:"-"`
+	// Extra holds the fields this package does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Property returns the first value of a property, or "".
+func (c Configuration) Property(key string) string {
+	if v := c.Properties[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// Links returns the files the configuration reads from, in a fixed order:
+// its connection, its export sheet's workbook, its sheets' datasources.
+func (c *Configuration) Links() []SourceRef {
+	var links []SourceRef
+	for _, ref := range c.linkFields() {
+		links = append(links, *ref)
+	}
+	return links
+}
+
+// SetLinks replaces the links Links returns, in the same order; refs must be
+// as many as Links returns.
+func (c *Configuration) SetLinks(refs []SourceRef) {
+	for i, ref := range c.linkFields() {
+		*ref = refs[i]
+	}
+}
+
+// linkFields points at every link, in the order of Links.
+func (c *Configuration) linkFields() []*SourceRef {
+	var fields []*SourceRef
+	if c.DataStore != nil {
+		fields = append(fields, c.DataStore)
+	}
+	if c.Sheet != nil && c.Sheet.Workbook != nil {
+		fields = append(fields, c.Sheet.Workbook)
+	}
+	for i := range c.Sheets {
+		if c.Sheets[i].Datasource != nil {
+			fields = append(fields, c.Sheets[i].Datasource)
+		}
+	}
+	return fields
+}
+
+// AdoptSources moves Sources, the links of earlier versions, into the links
+// of a file of the kind: a connection (told by its path's extension, or the
+// first source of an import job or a data link) becomes DataStore, an
+// export job's first other source its Sheet's workbook, and every other
+// source a sheet of its own, in order.
+func (c *Configuration) AdoptSources(kind Kind) {
+	for i, src := range c.Sources {
+		src := src
+		srcKind, known := KindOfPath(src.Path)
+		isConnection := srcKind == KindConnection || (!known && i == 0 && (kind == KindImportJob || kind == KindDataLink))
+		switch {
+		case isConnection && c.DataStore == nil:
+			c.DataStore = &src
+		case kind == KindExportJob && c.Sheet == nil:
+			c.Sheet = &ExportSheet{Name: sheetName(src), Workbook: &src}
+		default:
+			c.Sheets = append(c.Sheets, Sheet{Name: sheetName(src), Datasource: &src})
+		}
+	}
+	c.Sources = nil
+}
+
+// sheetName names a sheet after the file it reads, as the platform does.
+func sheetName(src SourceRef) string {
+	name := src.Path[strings.LastIndexByte(src.Path, '/')+1:]
+	if kind, ok := KindOfPath(name); ok {
+		name = strings.TrimSuffix(name, kind.Extension())
+	}
+	return name
+}
+
+// Wire forms without the methods below, so that encoding/json handles the
+// known fields.
+type (
+	configurationFields Configuration
+	sheetFields         Sheet
+	exportSheetFields   ExportSheet
+)
+
+var (
+	configurationNames = jsonNames(reflect.TypeFor[Configuration]())
+	sheetNames         = jsonNames(reflect.TypeFor[Sheet]())
+	exportSheetNames   = jsonNames(reflect.TypeFor[ExportSheet]())
+)
+
+// UnmarshalJSON reads the known fields, the legacy sources, and keeps the
+// rest in Extra.
+func (c *Configuration) UnmarshalJSON(data []byte) error {
+	extra, err := decodeKeepingExtra(data, (*configurationFields)(c), configurationNames)
+	if err != nil {
+		return err
+	}
+	if legacy, ok := extra[legacySourcesName]; ok {
+		delete(extra, legacySourcesName)
+		if len(extra) == 0 {
+			extra = nil
+		}
+		if err := json.Unmarshal(legacy, &c.Sources); err != nil {
+			return fmt.Errorf("sources: %w", err)
+		}
+	}
+	c.Extra = extra
+	return nil
+}
+
+// legacySourcesName is the member that held Sources in earlier versions.
+const legacySourcesName = "sources"
+
+// MarshalJSON writes the known fields, then Extra; never Sources.
+func (c Configuration) MarshalJSON() ([]byte, error) {
+	return encodeWithExtra(configurationFields(c), c.Extra, configurationNames)
+}
+
+// UnmarshalJSON reads the known fields and keeps the rest in Extra.
+func (s *Sheet) UnmarshalJSON(data []byte) error {
+	extra, err := decodeKeepingExtra(data, (*sheetFields)(s), sheetNames)
+	s.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the known fields, then Extra.
+func (s Sheet) MarshalJSON() ([]byte, error) {
+	return encodeWithExtra(sheetFields(s), s.Extra, sheetNames)
+}
+
+// UnmarshalJSON reads the known fields and keeps the rest in Extra.
+func (s *ExportSheet) UnmarshalJSON(data []byte) error {
+	extra, err := decodeKeepingExtra(data, (*exportSheetFields)(s), exportSheetNames)
+	s.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the known fields, then Extra.
+func (s ExportSheet) MarshalJSON() ([]byte, error) {
+	return encodeWithExtra(exportSheetFields(s), s.Extra, exportSheetNames)
+}
+
+// jsonNames returns the lower-cased JSON names of a struct type's fields,
+// and the names given besides; encoding/json matches names without regard to case.
+func jsonNames(t reflect.Type, also ...string) map[string]bool {
+	names := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			names[strings.ToLower(name)] = true
+		}
+	}
+	for _, name := range also {
+		names[strings.ToLower(name)] = true
+	}
+	return names
+}
+
+// decodeKeepingExtra decodes data into known and returns the members of the
+// object whose names are not in known's names (nil when there are none).
+func decodeKeepingExtra(data []byte, known any, names map[string]bool) (map[string]json.RawMessage, error) {
+	if err := json.Unmarshal(data, known); err != nil {
+		return nil, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, err
+	}
+	for name := range all {
+		if names[strings.ToLower(name)] {
+			delete(all, name)
+		}
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	return all, nil
+}
+
+// encodeWithExtra writes known as a JSON object followed by the extra
+// members, by name; an extra member that shadows a known name is left out.
+func encodeWithExtra(known any, extra map[string]json.RawMessage, names map[string]bool) ([]byte, error) {
+	b, err := json.Marshal(known)
+	if err != nil || len(extra) == 0 {
+		return b, err
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		if !names[strings.ToLower(k)] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var buf bytes.Buffer
+	buf.Write(b[:len(b)-1])
+	for i, k := range keys {
+		if i > 0 || len(b) > 2 {
+			buf.WriteByte(',')
+		}
+		name, _ := json.Marshal(k)
+		buf.Write(name)
+		buf.WriteByte(':')
+		if v := extra[k]; len(v) > 0 {
+			buf.Write(v)
+		} else {
+			buf.WriteString("null")
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
