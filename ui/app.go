@@ -52,12 +52,13 @@ type Model struct {
 	help    help.Model
 	spinner spinner.Model
 
-	status status
-	tasks  tasks
-	health health
-	width  int
-	height int
-	fitter common.Fitter // the pane's view cut to the body
+	status   status
+	messages messageLog
+	tasks    tasks
+	health   health
+	width    int
+	height   int
+	fitter   common.Fitter // the pane's view cut to the body
 
 	quitDialog common.Dialog // the open question "quit while a transfer runs?"
 }
@@ -165,6 +166,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.scheduleHeartbeat()
 	case common.StatusMsg:
+		m.messages.add(m.ctx.Now(), msg)
 		return m, m.status.set(msg)
 	case statusExpiredMsg:
 		m.status.expire(msg)
@@ -189,6 +191,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.requestQuit()
 	case showHelpMsg:
 		m.help.ShowAll = true
+		return m, nil
+	case showLogMsg:
+		m.openDialog(newLogDialog(m.ctx, &m.messages))
 		return m, nil
 	}
 	return m, m.broadcast(msg)

@@ -142,6 +142,7 @@ func (m *Model) builtinCommands() []common.Command {
 		{Name: "q", Help: "quit", Run: func(string) tea.Cmd { return common.Send(quitRequestMsg{}) }},
 		{Name: "quit", Help: "quit", Run: func(string) tea.Cmd { return common.Send(quitRequestMsg{}) }},
 		{Name: "help", Help: "list every key", Run: func(string) tea.Cmd { return common.Send(showHelpMsg{}) }},
+		{Name: "log", Help: "every message of the session, whole", Run: func(string) tea.Cmd { return common.Send(showLogMsg{}) }},
 	}
 	for i := range cmds {
 		cmds[i] = cmds[i].WithOwner(-1)
@@ -152,3 +153,5 @@ func (m *Model) builtinCommands() []common.Command {
 type quitRequestMsg struct{}
 
 type showHelpMsg struct{}
+
+type showLogMsg struct{}

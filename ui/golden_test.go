@@ -1,6 +1,13 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// longError is longer than any status line the goldens draw.
+const longError = "restore /Data: the server refused: 3 files exist already and overwrite was not asked: /Data/Connections/Local Files.dst, /Data/ImportJobs/Orders.imp, /Data/ImportJobs/Customers.imp"
 
 // Golden screens of the console against the embedded platform with demo
 // data, at fixed sizes, in the ASCII colour profile. Regenerate with
@@ -105,6 +112,19 @@ func TestGolden(t *testing.T) {
 			c.waitFor("Exports/")
 			c.keys(":", "c")
 			return c.waitFor(":cd PATH")
+		}},
+		{"StatusLineCut", consoleOpts{width: 60, height: 12}, func(c *console) string {
+			c.waitFor("Exports/")
+			c.tm.Send(common.StatusMsg{Level: common.LevelError, Text: longError})
+			return c.waitFor("(L: whole message)")
+		}},
+		{"MessageLog", consoleOpts{width: 60, height: 14}, func(c *console) string {
+			c.waitFor("Exports/")
+			c.tm.Send(common.StatusMsg{Level: common.LevelNotice, Text: "triggered Orders.imp: execution #7 by admin"})
+			c.tm.Send(common.StatusMsg{Level: common.LevelError, Text: longError})
+			c.waitFor("(L: whole message)")
+			c.keys("L")
+			return c.waitFor("2 messages")
 		}},
 		{"ReadOnlyHelp", consoleOpts{readOnly: true}, func(c *console) string {
 			c.waitFor("Exports/")

@@ -55,6 +55,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Command):
 		return m.cmdline.open()
+	case key.Matches(msg, k.Log):
+		m.openDialog(newLogDialog(m.ctx, &m.messages))
+		return nil
 	case key.Matches(msg, k.NextPane):
 		m.focus((m.active + 1) % len(m.panes))
 		return nil
@@ -133,7 +136,7 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	groups := append([][]key.Binding{}, m.panes[m.active].FullHelp()...)
-	groups = append(groups, withoutListed(groups, k.NextPane, k.Pane1, k.Pane2, k.Pane3, k.Command, k.Help, k.Back, k.Quit))
+	groups = append(groups, withoutListed(groups, k.NextPane, k.Pane1, k.Pane2, k.Pane3, k.Command, k.Log, k.Help, k.Back, k.Quit))
 	if ro := k.ReadOnlyHelp(); ro != nil {
 		groups = append(groups, ro)
 	}

@@ -110,11 +110,11 @@ func (m *Model) statusView() string {
 	var line string
 	switch {
 	case m.status.text != "" && m.status.level == common.LevelError:
-		line = st.StatusError.Render(st.Symbols.Error+" "+m.status.text) + st.StatusInfo.Render("  esc dismiss")
+		line = m.fitStatus(st.StatusError, st.Symbols.Error+" "+m.status.text, "  esc dismiss")
 	case m.status.text != "" && m.status.level == common.LevelNotice:
-		line = st.StatusNotice.Render(st.Symbols.Notice + " " + m.status.text)
+		line = m.fitStatus(st.StatusNotice, st.Symbols.Notice+" "+m.status.text, "")
 	case m.status.text != "":
-		line = st.StatusInfo.Render(m.status.text)
+		line = m.fitStatus(st.StatusInfo, m.status.text, "")
 	default:
 		if t, ok := m.tasks.oldest(); ok {
 			line = st.StatusBusy.Render(m.ctx.Spinner + " " + t.label + "…")
@@ -124,6 +124,21 @@ func (m *Model) statusView() string {
 		}
 	}
 	return ansi.Truncate(line, m.width, "…")
+}
+
+// cutHint ends a status message the line had to cut: the message log holds
+// it whole.
+const cutHint = "… (L: whole message)"
+
+// fitStatus draws a message and its trailing hint in the status line; a
+// message too long for it is cut and says where to read it whole.
+func (m *Model) fitStatus(style lipgloss.Style, text, hint string) string {
+	st := m.ctx.Styles
+	if ansi.StringWidth(text)+ansi.StringWidth(hint) <= m.width {
+		return style.Render(text) + st.StatusInfo.Render(hint)
+	}
+	room := max(0, m.width-ansi.StringWidth(cutHint))
+	return style.Render(ansi.Truncate(text, room, "")) + st.StatusInfo.Render(cutHint)
 }
 
 func (m *Model) helpLineView() string {

@@ -34,7 +34,9 @@ type KeyMap struct {
 
 	// The application.
 	Help, Command, Back, Quit, NextPane, PrevPane key.Binding
-	Pane1, Pane2, Pane3                           key.Binding
+	// Log opens the session's message log.
+	Log                 key.Binding
+	Pane1, Pane2, Pane3 key.Binding
 
 	readOnly bool
 }
@@ -90,6 +92,7 @@ func DefaultKeyMap() *KeyMap {
 
 		Help:     b([]string{"?"}, "?", "help"),
 		Command:  b([]string{":"}, ":", "command"),
+		Log:      b([]string{"L"}, "L", "message log"),
 		Back:     b([]string{"esc"}, "esc", "back"),
 		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
 		NextPane: b([]string{"tab"}, "tab", "next pane"),
