@@ -19,6 +19,9 @@ const foldersPath = "/api/filesystem/folders/"
 // servers that accept it (the embedded one does), and a server that does
 // not answers 404.
 func folderPath(id Ref, suffix string) (string, error) {
+	if id.file {
+		return refPath(filesPath, id, suffix)
+	}
 	return refPath(foldersPath, id, suffix)
 }
 

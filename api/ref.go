@@ -23,6 +23,9 @@ type Ref struct {
 	kind  refKind
 	id    int64
 	value string
+	// file sends the permission family under /api/filesystem/files/, the
+	// real platform's address for a file that is not a folder.
+	file bool
 }
 
 // FileID refers to a file by its integer file id.
@@ -33,6 +36,14 @@ func UUID(uuid string) Ref { return Ref{kind: refByUUID, value: uuid} }
 
 // Path refers to a file by its path from the root, e.g. "/Data/My Folder".
 func Path(path string) Ref { return Ref{kind: refByPath, value: path} }
+
+// AsFile returns the ref addressed as a file (not a folder): the permission
+// methods then use `/api/filesystem/files/<ref>/permission…`, which the real
+// platform offers for jobs, workbooks and connections.
+func (r Ref) AsFile() Ref {
+	r.file = true
+	return r
+}
 
 // IsZero reports whether the ref names nothing (the zero Ref).
 func (r Ref) IsZero() bool {

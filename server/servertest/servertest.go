@@ -5,6 +5,7 @@ package servertest
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -54,4 +55,24 @@ func (p *Platform) Close() error {
 		p.err = p.Server.Close()
 	})
 	return p.err
+}
+
+// Lacking returns a wrap for Start that makes the platform answer like an
+// older release or one without a plug-in: requests whose path starts with
+// one of the prefixes get 404 with a body that is not the platform's
+// failure JSON, as a servlet container sends for an unknown address.
+func Lacking(prefixes ...string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, p := range prefixes {
+				if strings.HasPrefix(r.URL.Path, p) {
+					w.Header().Set("Content-Type", "text/html")
+					w.WriteHeader(http.StatusNotFound)
+					w.Write([]byte("<html><body>Not Found</body></html>"))
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }

@@ -1,0 +1,181 @@
+package api_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
+)
+
+func TestE2EFilesOfKind(t *testing.T) {
+	_, admin, _, viewer := demoServer(t)
+	ctx := t.Context()
+	cases := []struct {
+		kind     model.Kind
+		path     string // one file of the kind
+		toViewer bool
+	}{
+		{model.KindConnection, "/Data/Connections/Warehouse.dst", true},
+		{model.KindImportJob, "/Data/ImportJobs/Orders.imp", true},
+		{model.KindDataLink, "/Data/DataLinks/Orders With Errors.lnk", true},
+		{model.KindWorkbook, "/Analytics/Sales by Region.wbk", true},
+		{model.KindWorkbook, "/Analytics/Finance/Revenue by Product.wbk", false},
+		{model.KindExportJob, "/Exports/Sales by Region.exp", false},
+		{model.KindInfographic, "/Visualization/Sales Dashboard.gra", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			all, err := admin.FilesOfKind(ctx, tc.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(all, func(e model.FileEntry) bool { return e.Path == tc.path })
+			if i < 0 {
+				t.Fatalf("admin's %s list lacks %s: %v", tc.kind, tc.path, all)
+			}
+			entry := all[i]
+			seen, err := viewer.FilesOfKind(ctx, tc.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.ContainsFunc(seen, func(e model.FileEntry) bool { return e.Path == tc.path }); got != tc.toViewer {
+				t.Fatalf("viewer lists %s: %v, want %v", tc.path, got, tc.toViewer)
+			}
+			cfg, err := viewer.Configuration(ctx, tc.kind, entry.ID)
+			if !tc.toViewer {
+				if !api.IsNotFound(err) {
+					t.Fatalf("viewer reads %s: %v, want 404", tc.path, err)
+				}
+				return
+			}
+			if err != nil || cfg.File.UUID != entry.UUID {
+				t.Fatalf("read %s: %+v, %v", tc.path, cfg.File, err)
+			}
+			f, err := viewer.File(ctx, api.UUID(entry.UUID))
+			if err != nil || f.Path != tc.path || f.ID() == 0 {
+				t.Fatalf("file entry of %s: %+v, %v", tc.path, f, err)
+			}
+		})
+	}
+}
+
+func TestE2EFilePermissions(t *testing.T) {
+	_, admin, _, viewer := demoServer(t)
+	ctx := t.Context()
+	orders := api.Path("/Data/ImportJobs/Orders.imp").AsFile()
+	hidden := api.Path("/Exports/Sales by Region.exp").AsFile()
+
+	perm, err := admin.Permission(ctx, orders)
+	if err != nil || perm.Links.Href("file") == "" || perm.Owner != "analyst" {
+		t.Fatalf("permission of Orders.imp: %+v, %v", perm, err)
+	}
+	if _, err := admin.ChangeOthersPermission(ctx, orders, model.Flags{Readable: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.CreateGroupPermission(ctx, orders, "viewers", model.Flags{Readable: true, Executable: true}); err != nil {
+		t.Fatal(err)
+	}
+	groups, err := viewer.GroupPermissions(ctx, orders)
+	if err != nil || !slices.ContainsFunc(groups.Embedded.Groups, func(g model.GroupPermission) bool { return g.Name == "viewers" }) {
+		t.Fatalf("groups %+v, %v", groups, err)
+	}
+	if _, err := viewer.ChangeOwner(ctx, orders, "viewer"); !api.IsForbidden(err) {
+		t.Fatalf("viewer changes the owner: %v, want 403", err)
+	}
+	if _, err := viewer.Permission(ctx, hidden); !api.IsNotFound(err) {
+		t.Fatalf("viewer reads a hidden file's permission: %v, want 404", err)
+	}
+}
+
+func TestE2EFolderManagement(t *testing.T) {
+	_, admin, analyst, viewer := demoServer(t)
+	ctx := t.Context()
+	made, err := analyst.CreateFolder(ctx, api.Path("/Analytics"), "Q3 Reports")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q3 := api.FileID(made.ID())
+	if _, err := viewer.CreateFolder(ctx, api.Path("/Analytics"), "Mine"); !api.IsForbidden(err) {
+		t.Fatalf("viewer creates: %v, want 403", err)
+	}
+	if _, err := analyst.CreateFolder(ctx, api.Path("/Analytics"), "Q3 Reports"); !api.IsConflict(err) {
+		t.Fatalf("a second Q3 Reports: %v, want 409", err)
+	}
+	renamed, err := analyst.RenameFolder(ctx, q3, "Q3")
+	if err != nil || renamed == nil || renamed.Name != "Q3" {
+		t.Fatalf("rename: %+v, %v", renamed, err)
+	}
+	if _, err := analyst.CreateFolder(ctx, q3, "Inner"); err != nil {
+		t.Fatal(err)
+	}
+	moved, err := analyst.MoveFolder(ctx, q3, api.Path("/Visualization"))
+	if err != nil || moved.ParentID() == 0 {
+		t.Fatalf("move: %+v, %v", moved, err)
+	}
+	if err := analyst.DeleteFolder(ctx, q3); !api.IsConflict(err) {
+		t.Fatalf("delete with contents: %v, want 409", err)
+	}
+	if err := viewer.DeleteFolder(ctx, api.Path("/Visualization/Q3/Inner")); !api.IsForbidden(err) {
+		t.Fatalf("viewer deletes: %v, want 403", err)
+	}
+	if err := analyst.DeleteFolder(ctx, api.Path("/Visualization/Q3/Inner")); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.DeleteFolder(ctx, q3); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Folder(ctx, q3); !api.IsNotFound(err) {
+		t.Fatalf("read after delete: %v", err)
+	}
+	if _, err := admin.MoveFolder(ctx, api.Path("/Data"), api.Ref{}); !errors.Is(err, api.ErrEmptyRef) {
+		t.Fatalf("move to no folder: %v", err)
+	}
+}
+
+func TestE2EUsersAndGroups(t *testing.T) {
+	_, admin, _, viewer := demoServer(t)
+	ctx := t.Context()
+	users, err := admin.Users(ctx)
+	if err != nil || len(users) != 3 {
+		t.Fatalf("users %+v, %v", users, err)
+	}
+	groups, err := admin.Groups(ctx)
+	if err != nil || len(groups) != 2 {
+		t.Fatalf("groups %+v, %v", groups, err)
+	}
+	if _, err := viewer.Users(ctx); !api.IsForbidden(err) || errors.Is(err, api.ErrUnsupported) {
+		t.Fatalf("viewer lists users: %v, want 403", err)
+	}
+	if _, err := viewer.Groups(ctx); !api.IsForbidden(err) {
+		t.Fatalf("viewer lists groups: %v, want 403", err)
+	}
+	me, err := viewer.LoggedInUser(ctx)
+	if err != nil || me.Username != "viewer" || !slices.Equal(me.Groups, []string{"viewers"}) {
+		t.Fatalf("logged-in user %+v, %v", me, err)
+	}
+}
+
+// A server without the real platform's extra endpoints (an older release,
+// no REST-v2 plug-in) answers errors that say so, and the spec's endpoints go on working.
+func TestE2EMissingEndpointsDegrade(t *testing.T) {
+	url := servertest.Start(t, server.Config{DemoData: true},
+		servertest.Lacking("/rest/import-job", "/rest/user-management/", "/api/filesystem/files/")).URL
+	admin := api.New(url, "admin", "admin")
+	ctx := t.Context()
+	if _, err := admin.FilesOfKind(ctx, model.KindImportJob); !errors.Is(err, api.ErrUnsupported) || !api.IsNotFound(err) {
+		t.Fatalf("import jobs: %v, want ErrUnsupported", err)
+	}
+	if _, err := admin.Users(ctx); !errors.Is(err, api.ErrUnsupported) {
+		t.Fatalf("users: %v, want ErrUnsupported", err)
+	}
+	if _, err := admin.FilesOfKind(ctx, model.KindWorkbook); err != nil {
+		t.Fatalf("workbooks: %v", err)
+	}
+	if _, err := admin.Connections(ctx); err != nil {
+		t.Fatalf("connections: %v", err)
+	}
+}
