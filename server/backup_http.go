@@ -416,10 +416,15 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		IncludeOwner:                     flags[model.FlagIncludeOwner],
 		SubstituteMissingUser:            flags[model.FlagSubstituteMissingUser],
 	}
+	idx, err := store.IndexArchive(a)
+	if err != nil {
+		writeArchiveError(w, err)
+		return
+	}
 	var result model.RestoreResult
 	err = s.store.InTx(r.Context(), func(tx *store.Tx) error {
 		var err error
-		if result, err = tx.Restore(r.Context(), userFrom(r), target, a, opt); err != nil {
+		if result, err = tx.Restore(r.Context(), userFrom(r), target, idx, opt); err != nil {
 			return err
 		}
 		if beforeRestoreCommit != nil {

@@ -494,7 +494,7 @@ func TestRestoreNeedsWritePermission(t *testing.T) {
 	body := p.backup("admin", "/Data/Connections")
 	p.wantFailure(p.upload("viewer", restoreURL("/Data"), "application/zip", body), http.StatusForbidden, "write permission")
 	p.wantFailure(p.upload("viewer", restoreURL("/Data/New"), "application/zip", body), http.StatusForbidden, "write permission")
-	p.wantFailure(p.upload("viewer", restoreURL("/Exports/New"), "application/zip", body), http.StatusNotFound, "not found")
+	p.wantFailure(p.upload("viewer", restoreURL("/Exports/New"), "application/zip", body), http.StatusForbidden, "/: write permission required")
 	p.wantFailure(p.upload("analyst", restoreURL("/Data/Connections/Warehouse.dst"), "application/zip", body), http.StatusBadRequest, "not a folder")
 }
 

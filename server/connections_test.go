@@ -139,9 +139,11 @@ func TestCreateConnection(t *testing.T) {
 	}{
 		{"path taken", "admin", newConnection("/Data/Connections/New DB.dst", "x"), 409, "exists"},
 		{"folder missing, nearest folder not writable", "viewer", newConnection("/Data/Nowhere/x.dst", "x"), 403, "write"},
-		{"folder missing below an invisible one", "viewer", newConnection("/Exports/New/x.dst", "x"), 404, "not found"},
-		{"folder invisible", "viewer", newConnection("/Exports/x.dst", "x"), 404, "not found"},
-		{"inside an invisible file", "viewer", newConnection("/Exports/Sales by Region.exp/x.dst", "x"), 404, "not found"},
+		// Behind a folder the viewer may not see, the answer is the one for a missing path (as /Nowhere/New).
+		{"folder missing", "viewer", newConnection("/Nowhere/New/x.dst", "x"), 403, "/: write permission required"},
+		{"folder missing below an invisible one", "viewer", newConnection("/Exports/New/x.dst", "x"), 403, "/: write permission required"},
+		{"folder invisible", "viewer", newConnection("/Exports/x.dst", "x"), 403, "/: write permission required"},
+		{"inside an invisible file", "viewer", newConnection("/Exports/Sales by Region.exp/x.dst", "x"), 403, "/: write permission required"},
 		{"folder not writable", "viewer", newConnection("/Data/Connections/x.dst", "x"), 403, "write"},
 		{"not a connection file", "admin", newConnection("/Data/Connections/x.imp", "x"), 400, ".dst"},
 		{"no path", "admin", newConnection("", "x"), 400, "file.path"},

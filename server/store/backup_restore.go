@@ -57,7 +57,8 @@ type restoreEntry struct {
 	target   string // its path in the tree
 	origUUID string // file.uuid of its representation
 	sources  []sourceLink
-	existing *File // what the target path holds before the restore (description dropped)
+	existing *File  // what the target path holds before the restore (description dropped)
+	rights   Rights // the uploader's rights on existing
 	skipped  string
 	meta     archive.FileMeta
 	// createdUUID is the UUID of the file made from the entry, for the
@@ -90,24 +91,41 @@ type restorer struct {
 	newTarget bool
 	// keptHidden are the overwritten files whose hidden properties stayed.
 	keptHidden []model.SkippedFile
+	// vis judges what the uploader may see and do, once per folder.
+	vis *Visibility
 }
 
-// Restore puts an archive's folders and files under the target, as spec 4.3
-// says, with user as the uploader. It must run in one transaction (Store.InTx):
+// RestoreIndex is an archive read for a restore: every file's identity and
+// sources, decoded by IndexArchive before the restore takes the write lock,
+// so the transaction holds it only for the work that needs the tree. A
+// RestoreIndex serves one restore.
+type RestoreIndex struct {
+	archive *archive.Archive
+	entries []*restoreEntry
+}
+
+// Restore puts an indexed archive's folders and files under the target, as
+// spec 4.3 says, with user as the uploader. It must run in one transaction (Store.InTx):
 // on any error nothing it did may stay. Refusals are *RefusedError
 // (conflicts, unknown owners or groups, missing dependencies, missing write
 // permission) or *DependentsError (overwriting a file others read from).
-func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, a *archive.Archive, opt RestoreOptions) (model.RestoreResult, error) {
-	r := &restorer{q: q.cached(), user: user, opt: opt, archive: a,
+func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, idx *RestoreIndex, opt RestoreOptions) (model.RestoreResult, error) {
+	r := &restorer{q: q.cached(), user: user, opt: opt, archive: idx.archive, entries: idx.entries,
 		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{},
 		inherited: map[int64]*Permissions{}}
+	r.vis, _ = r.q.NewVisibility(ctx, user)
 	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
 	root, err := r.targetFolder(ctx, target)
 	if err != nil {
 		return result, err
 	}
 	r.folders[root.Path] = root
-	steps := []func(context.Context, File) error{r.index, r.resolveSources, r.checkExisting, r.resolveOwnersAndGroups, r.checkOverwrites, r.create}
+	r.vis.KnownVisible(root)
+	for _, e := range r.entries {
+		e.target = joinPath(root.Path, e.Path)
+	}
+	steps := []func(context.Context, File) error{r.resolveSources, r.checkExisting, r.resolveOwnersAndGroups,
+		r.checkOwnerChanges, r.checkOverwrites, r.create}
 	for _, step := range steps {
 		if err := step(ctx, root); err != nil {
 			return result, err
@@ -139,9 +157,12 @@ func (r *restorer) targetFolder(ctx context.Context, target RestoreTarget) (File
 // EnsureFolder returns the folder at path, creating it and the folders
 // above it that are missing when the user may write the nearest folder that
 // exists (spec 4.3 rule 4; a connection created in a missing folder does the
-// same). created reports whether the folder at path is new. A nearest folder
-// the user may not see is ErrNotFound; one not writable, or a file on the
-// way, a *RefusedError. Call it on a Tx.
+// same). created reports whether the folder at path is new. A folder the
+// user may not see counts as missing, so a path behind a closed folder
+// answers as one that does not exist (the nearest visible folder decides);
+// only creating a name a hidden file holds fails, as any create there does.
+// A nearest folder not writable, a file on the way or a name taken is a
+// *RefusedError. Call it on a Tx.
 func (q Queries) EnsureFolder(ctx context.Context, user User, path string) (folder File, created bool, err error) {
 	if path, err = CleanPath(path); err != nil {
 		return File{}, false, err
@@ -156,8 +177,16 @@ func (q Queries) EnsureFolder(ctx context.Context, user User, path string) (fold
 		if err != nil {
 			return File{}, false, err
 		}
-		if err := q.mayWrite(ctx, user, f); err != nil { // judged first: a refusal tells nothing of what is hidden
+		rights, visible, err := q.Access(ctx, user, f)
+		if err != nil {
 			return File{}, false, err
+		}
+		if !visible {
+			missing = append(missing, p)
+			continue
+		}
+		if !rights.Write { // judged first: a refusal tells nothing of the files inside
+			return File{}, false, writeRequired(f.Path)
 		}
 		if !f.IsFolder() {
 			return File{}, false, &RefusedError{Err: ErrBadInput, Reason: fmt.Sprintf("%s is not a folder", f.Path), Paths: []string{f.Path}}
@@ -166,7 +195,11 @@ func (q Queries) EnsureFolder(ctx context.Context, user User, path string) (fold
 		break
 	}
 	for i := len(missing) - 1; i >= 0; i-- {
-		if folder, err = q.CreateFile(ctx, NewFile{Path: missing[i], OwnerID: user.ID}); err != nil {
+		folder, err = q.CreateFile(ctx, NewFile{Path: missing[i], OwnerID: user.ID})
+		if errors.Is(err, ErrExists) {
+			return File{}, false, takenByHidden([]string{missing[i]})
+		}
+		if err != nil {
 			return File{}, false, fmt.Errorf("create folder %s: %w", missing[i], err)
 		}
 	}
@@ -183,29 +216,42 @@ func (q Queries) mayWrite(ctx context.Context, user User, f File) error {
 		return fmt.Errorf("%s: %w", f.Path, ErrNotFound)
 	}
 	if !rights.Write {
-		return &RefusedError{Err: ErrForbidden, Reason: fmt.Sprintf("%s: write permission required", f.Path), Paths: []string{f.Path}}
+		return writeRequired(f.Path)
 	}
 	return nil
 }
 
-// index reads every file's representation once, for its identity and its
-// sources; bodies are read again when the file is created, so the archive
-// is never held in memory.
-func (r *restorer) index(ctx context.Context, root File) error {
+func writeRequired(path string) error {
+	return &RefusedError{Err: ErrForbidden, Reason: fmt.Sprintf("%s: write permission required", path), Paths: []string{path}}
+}
+
+// takenByHidden refuses paths that files the uploader may not see hold: a
+// name is all it tells, as creating any file there would.
+func takenByHidden(paths []string) error {
+	return &RefusedError{Err: ErrConflict, Paths: paths,
+		Reason: fmt.Sprintf("%d path(s) are taken by files you may not see (use other names): %s", len(paths), listed(paths))}
+}
+
+// IndexArchive reads every file's representation once, for its identity
+// and its links; bodies are read again when the file is created, so the
+// archive is never held in memory. It reads no tree: call it before the
+// restore's transaction.
+func IndexArchive(a *archive.Archive) (*RestoreIndex, error) {
+	idx := &RestoreIndex{archive: a}
 	byUUID := map[string]int{}
 	byOrigPath := map[string]int{}
-	for i, e := range r.archive.Entries {
-		re := &restoreEntry{Entry: e, target: joinPath(root.Path, e.Path)}
-		r.entries = append(r.entries, re)
-		if m := r.archive.Metadata; m != nil {
+	for i, e := range a.Entries {
+		re := &restoreEntry{Entry: e}
+		idx.entries = append(idx.entries, re)
+		if m := a.Metadata; m != nil {
 			re.meta = m.Files[e.Path]
 		}
 		if e.IsFolder() {
 			continue
 		}
 		var id entryIdentity
-		if err := r.decodeEntry(e, &id); err != nil {
-			return err
+		if err := decodeEntry(a, e, &id); err != nil {
+			return nil, err
 		}
 		re.origUUID = strings.ToLower(id.File.UUID)
 		if re.origUUID != "" {
@@ -219,7 +265,7 @@ func (r *restorer) index(ctx context.Context, root File) error {
 			re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
 		}
 	}
-	for _, re := range r.entries {
+	for _, re := range idx.entries {
 		for k := range re.sources {
 			link := &re.sources[k]
 			if i, ok := byUUID[strings.ToLower(link.ref.UUID)]; ok && link.ref.UUID != "" {
@@ -229,10 +275,10 @@ func (r *restorer) index(ctx context.Context, root File) error {
 			}
 		}
 	}
-	return nil
+	return idx, nil
 }
 
-// entryIdentity is what index needs of a representation: its identity and
+// entryIdentity is what IndexArchive needs of a representation: its identity and
 // its links. Decoding only this skips the properties and the fields kept
 // verbatim, which createFile decodes when it needs them.
 type entryIdentity struct {
@@ -264,8 +310,8 @@ func (id entryIdentity) links(kind model.Kind) []model.SourceRef {
 }
 
 // decodeEntry reads an entry's body and decodes its JSON into into.
-func (r *restorer) decodeEntry(e archive.Entry, into any) error {
-	body, err := r.archive.ReadFile(e)
+func decodeEntry(a *archive.Archive, e archive.Entry, into any) error {
+	body, err := a.ReadFile(e)
 	if err != nil {
 		return &RefusedError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
 	}
@@ -279,14 +325,21 @@ func (r *restorer) decodeEntry(e archive.Entry, into any) error {
 // checkExisting finds what the target paths hold: folders are reused,
 // files conflict unless overwrite is given, a folder where a file is (or
 // the reverse) always conflicts. Reused folders and overwritten files need
-// write permission.
+// write permission. A path held by a file the uploader may not see is
+// refused as taken, and nothing below it is looked at, so the answer tells
+// nothing of what a closed folder holds. Rights are judged once per folder.
 func (r *restorer) checkExisting(ctx context.Context, root File) error {
 	if r.newTarget {
 		return nil
 	}
-	var conflicts, clashes, forbidden []string
+	var conflicts, clashes, forbidden, hidden []string
+	closed := map[string]bool{} // targets behind a file the uploader may not see
 	for _, e := range r.entries {
 		if e.skipped != "" {
+			continue
+		}
+		if closed[ParentPath(e.target)] {
+			closed[e.target] = true
 			continue
 		}
 		f, err := r.q.FileByPath(ctx, e.target)
@@ -295,6 +348,15 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 		}
 		if err != nil {
 			return err
+		}
+		visible, err := r.vis.Visible(ctx, f)
+		if err != nil {
+			return err
+		}
+		if !visible {
+			closed[e.target] = true
+			hidden = append(hidden, e.target)
+			continue
 		}
 		f.Description = "" // identity and permissions are all the restore needs of it
 		e.existing = &f
@@ -306,15 +368,16 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 			conflicts = append(conflicts, e.target)
 			continue
 		}
-		rights, _, err := r.q.Access(ctx, r.user, f)
-		if err != nil {
+		if e.rights, err = r.vis.Rights(ctx, f); err != nil {
 			return err
 		}
-		if !rights.Write {
+		if !e.rights.Write {
 			forbidden = append(forbidden, e.target)
 		}
 	}
 	switch {
+	case len(hidden) > 0:
+		return takenByHidden(hidden)
 	case len(clashes) > 0:
 		return &RefusedError{Err: ErrConflict, Paths: clashes,
 			Reason: fmt.Sprintf("%d path(s) hold a folder where the archive has a file, or the reverse: %s", len(clashes), listed(clashes))}
@@ -324,6 +387,32 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 	case len(forbidden) > 0:
 		return &RefusedError{Err: ErrForbidden, Paths: forbidden,
 			Reason: fmt.Sprintf("write permission required on %d existing file(s) or folder(s): %s", len(forbidden), listed(forbidden))}
+	}
+	return nil
+}
+
+// checkOwnerChanges refuses a restore that would give an existing file or
+// folder another owner when the uploader could not do that through the
+// owner endpoint (only the owner or an administrator may): restore changes
+// nothing the permission endpoints would refuse. Groups and sharing need
+// write permission, which checkExisting already asked of every existing entry.
+func (r *restorer) checkOwnerChanges(ctx context.Context, _ File) error {
+	if !r.opt.IncludeOwner || !r.archive.Metadata.Includes(archive.SectionOwner) {
+		return nil
+	}
+	var forbidden []string
+	for _, e := range r.entries {
+		if e.existing == nil || e.skipped != "" || (e.IsFolder() && !r.opt.Overwrite) {
+			continue
+		}
+		if r.owner(e) != e.existing.OwnerID && !e.rights.Own {
+			forbidden = append(forbidden, e.target)
+		}
+	}
+	if len(forbidden) > 0 {
+		return &RefusedError{Err: ErrForbidden, Paths: forbidden,
+			Reason: fmt.Sprintf("only the owner or an administrator may change the owner of %d existing file(s) or folder(s) (restore without includeOwner to keep their owners): %s",
+				len(forbidden), listed(forbidden))}
 	}
 	return nil
 }
@@ -396,7 +485,7 @@ func (r *restorer) findSource(ctx context.Context, ref model.SourceRef) (File, b
 		if err != nil {
 			return File{}, false, err
 		}
-		if _, visible, err := r.q.Access(ctx, r.user, f); err != nil || !visible {
+		if visible, err := r.vis.Visible(ctx, f); err != nil || !visible {
 			return File{}, false, err
 		}
 		return f, true, nil
@@ -587,7 +676,7 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 
 func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 	var cfg model.Configuration
-	if err := r.decodeEntry(e.Entry, &cfg); err != nil {
+	if err := decodeEntry(r.archive, e.Entry, &cfg); err != nil {
 		return err
 	}
 	cfg.AdoptSources(e.Kind)
