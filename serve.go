@@ -46,6 +46,8 @@ func runServe(args []string) error {
 	fs.Int64Var(&limits.MaxTotalBytes, "restore-max-total", defaults.MaxTotalBytes, "uncompressed bytes a restore archive may hold in all")
 	fs.Int64Var(&limits.MaxEntryBytes, "restore-max-entry", defaults.MaxEntryBytes, "uncompressed bytes one entry of a restore archive may hold")
 	fs.IntVar(&limits.MaxEntries, "restore-max-entries", defaults.MaxEntries, "entries a restore archive may hold")
+	fs.IntVar(&limits.MaxDepth, "restore-max-depth", defaults.MaxDepth, "folders deep an entry of a restore archive may lie")
+	fs.IntVar(&limits.MaxPathBytes, "restore-max-path", defaults.MaxPathBytes, "bytes an entry's path in a restore archive may hold")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -55,7 +57,7 @@ func runServe(args []string) error {
 	if *dataDir == "" {
 		return errors.New("serve: --data DIR is required")
 	}
-	if limits.MaxUploadBytes <= 0 || limits.MaxTotalBytes <= 0 || limits.MaxEntryBytes <= 0 || limits.MaxEntries <= 0 {
+	if limits.MaxUploadBytes <= 0 || limits.MaxTotalBytes <= 0 || limits.MaxEntryBytes <= 0 || limits.MaxEntries <= 0 || limits.MaxDepth <= 0 || limits.MaxPathBytes <= 0 {
 		return errors.New("serve: the --restore-max-* caps must be positive")
 	}
 	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD"),

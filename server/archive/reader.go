@@ -34,6 +34,10 @@ type Limits struct {
 	MaxEntryBytes int64
 	// MaxEntries caps the number of entries.
 	MaxEntries int
+	// MaxDepth caps the folders an entry's path goes through, itself included.
+	MaxDepth int
+	// MaxPathBytes caps the length of an entry's path.
+	MaxPathBytes int
 }
 
 // DefaultLimits fit a large project (tens of thousands of files) with room
@@ -43,6 +47,8 @@ var DefaultLimits = Limits{
 	MaxTotalBytes:  2 << 30,
 	MaxEntryBytes:  16 << 20,
 	MaxEntries:     200_000,
+	MaxDepth:       64,
+	MaxPathBytes:   1024,
 }
 
 // WithDefaults returns l with its zero fields taken from DefaultLimits.
@@ -58,6 +64,12 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxEntries <= 0 {
 		l.MaxEntries = DefaultLimits.MaxEntries
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if l.MaxPathBytes <= 0 {
+		l.MaxPathBytes = DefaultLimits.MaxPathBytes
 	}
 	return l
 }
@@ -134,7 +146,8 @@ func (a *Archive) Close() error {
 // characters), kinds (folders, platform extensions, the metadata entry; no
 // ".json"), no symbolic links or other special files, no encryption, no
 // duplicates, and the caps. It decompresses every entry once to check that
-// its real size and checksum match its header.
+// its real size and checksum match its header. Paths are capped in depth and
+// length, so no entry makes the restore walk thousands of folders.
 func Open(ra io.ReaderAt, size int64, limits Limits) (*Archive, error) {
 	limits = limits.WithDefaults()
 	if size > limits.MaxUploadBytes {
@@ -155,6 +168,10 @@ func Open(ra io.ReaderAt, size int64, limits Limits) (*Archive, error) {
 		name, kind, err := judgeEntry(f)
 		if err != nil {
 			return nil, err
+		}
+		if depth := strings.Count(name, "/") + 1; depth > limits.MaxDepth || len(name) > limits.MaxPathBytes {
+			return nil, fmt.Errorf("%w: entry %.80q… is %d folders deep and %d bytes long, at most %d and %d allowed",
+				ErrTooLarge, name, depth, len(name), limits.MaxDepth, limits.MaxPathBytes)
 		}
 		if _, dup := kinds[name]; dup {
 			return nil, fmt.Errorf("%w: entry %q appears twice", ErrInvalid, name)
