@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"runtime"
 	"sync"
 	"time"
@@ -443,18 +444,40 @@ func (e *Engine) publish(r *run, state model.JobState, res result) error {
 }
 
 // settle records an execution that ended without data. Its context may be
-// canceled already, so it writes under a fresh one.
+// canceled already, so it writes under a fresh one. A write that loses the
+// race for the lock to a long writer (a large restore) is tried again until
+// it lands, so a stopped execution does not show RUNNING until the next
+// start; only a closing engine gives up, and the next Open settles the row.
 func (e *Engine) settle(r *run, state model.JobState, reason string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	// Should this write fail, the row stays active and the next Open settles it.
-	e.writes.Lock()
-	_, _ = e.db.ExecContext(ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?, reason = ? WHERE id = ?`,
-		state, time.Now().UnixMilli(), reason, r.id)
-	e.writes.Unlock()
+	stopped := time.Now().UnixMilli()
+	for wait := settleRetry; ; wait = min(2*wait, 2*time.Second) {
+		err := e.settleOnce(r.id, state, stopped, reason)
+		if err == nil {
+			break
+		}
+		log.Printf("record execution %d as %s: %v; trying again", r.id, state, err)
+		select {
+		case <-e.stop:
+			return
+		case <-time.After(wait):
+		}
+	}
 	r.mu.Lock()
 	r.state = state
 	r.mu.Unlock()
+}
+
+// settleRetry is the first pause before settle tries a failed write again.
+const settleRetry = 50 * time.Millisecond
+
+func (e *Engine) settleOnce(id int64, state model.JobState, stopped int64, reason string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	e.writes.Lock()
+	defer e.writes.Unlock()
+	_, err := e.db.ExecContext(ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?, reason = ? WHERE id = ?`,
+		state, stopped, reason, id)
+	return err
 }
 
 // Stop cancels every queued or running execution of a file and waits until

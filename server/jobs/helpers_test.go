@@ -84,8 +84,14 @@ func (c *memCatalog) Dependents(_ context.Context, id int64) ([]File, error) {
 // openTestDB opens a database file the way the server's store does: WAL,
 // with a busy timeout so concurrent writers wait instead of failing.
 func openTestDB(t testing.TB, dir string) *sql.DB {
+	return openTestDBWaiting(t, dir, 10*time.Second)
+}
+
+// openTestDBWaiting is openTestDB with another busy timeout.
+func openTestDBWaiting(t testing.TB, dir string, busy time.Duration) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "platform.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "platform.db")+
+		fmt.Sprintf("?_pragma=journal_mode(WAL)&_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate", busy.Milliseconds()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,12 +116,18 @@ type fixture struct {
 
 func newFixture(t testing.TB, limit int) *fixture {
 	t.Helper()
+	return newFixtureWaiting(t, limit, 10*time.Second)
+}
+
+// newFixtureWaiting is newFixture whose engine waits busy for the write lock.
+func newFixtureWaiting(t testing.TB, limit int, busy time.Duration) *fixture {
+	t.Helper()
 	dir := t.TempDir()
 	fx := &fixture{t: t, dir: dir, files: filepath.Join(dir, "files"), cat: newMemCatalog(), limit: limit}
 	if err := WriteSampleData(fx.files); err != nil {
 		t.Fatal(err)
 	}
-	fx.db = openTestDB(t, dir)
+	fx.db = openTestDBWaiting(t, dir, busy)
 	fx.fsConn = fx.cat.add("/Data/Connections/samples.dst", map[string]string{model.PropConnectionURL: "file://" + fx.files})
 	fx.dbConn = fx.cat.add("/Data/Connections/warehouse.dst", map[string]string{model.PropConnectionURL: "jdbc:sqlite:" + filepath.Join(fx.files, SampleWarehouse)})
 	fx.open()
