@@ -91,30 +91,53 @@ func lookupSession(req credentials.Request) (credentials.Session, error) {
 	return resolveConsoleSession(req, env)
 }
 
-// runDemo starts the embedded platform with demo data in a temporary data
-// directory on a free loopback port, runs the console on it as admin, and
-// removes the directory at exit.
+// runDemo starts the embedded platform with demo data, runs the console on
+// it as admin, and removes its data directory at exit.
 func runDemo(readOnly, mouse bool) error {
-	dir, err := os.MkdirTemp("", "dapconsole-demo-")
+	demo, err := startDemo()
 	if err != nil {
-		return fmt.Errorf("demo data directory: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	running, err := server.Start(server.Config{DataDir: dir, DemoData: true}, "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("start the demo server: %w", err)
-	}
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		running.Shutdown(ctx)
-	}()
-	client := api.New(running.URL, demoUser, demoUser)
-	ctx := common.NewContext(client, running.URL, demoUser, "demo", readOnly)
-	if ctx.Seal, err = sealerOf(dir); err != nil {
 		return err
 	}
+	defer demo.stop()
+	client := api.New(demo.URL, demoUser, demoUser)
+	ctx := common.NewContext(client, demo.URL, demoUser, "demo", readOnly)
+	ctx.Seal = demo.seal
 	return runProgram(ctx, readOnly, mouse)
+}
+
+// demoPlatform is the embedded platform with demo data, in a temporary data
+// directory, on a free loopback port.
+type demoPlatform struct {
+	URL     string
+	dir     string
+	running *server.Running
+	seal    func(string) string // with the server's own key
+}
+
+func startDemo() (*demoPlatform, error) {
+	dir, err := os.MkdirTemp("", "dapconsole-demo-")
+	if err != nil {
+		return nil, fmt.Errorf("demo data directory: %w", err)
+	}
+	running, err := server.Start(server.Config{DataDir: dir, DemoData: true}, "127.0.0.1:0")
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("start the demo server: %w", err)
+	}
+	demo := &demoPlatform{URL: running.URL, dir: dir, running: running}
+	if demo.seal, err = sealerOf(dir); err != nil {
+		demo.stop()
+		return nil, err
+	}
+	return demo, nil
+}
+
+// stop shuts the server down and removes the data directory.
+func (d *demoPlatform) stop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	d.running.Shutdown(ctx)
+	os.RemoveAll(d.dir)
 }
 
 // runProgram runs the console until the user quits.

@@ -26,6 +26,8 @@ func run(args []string) error {
 		switch args[0] {
 		case "serve":
 			return runServe(args[1:])
+		case "ssh":
+			return runSSH(args[1:])
 		case "encrypt":
 			return runEncrypt(args[1:])
 		case "login":

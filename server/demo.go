@@ -27,6 +27,18 @@ var demoUsers = []struct {
 	{"viewer", false, "viewers"},
 }
 
+// DemoPassword is the password of a demo user (--demo-data), so a console
+// served over SSH with --demo can log its people in as the demo users their
+// keys name; ok is false for a name that is not one of them.
+func DemoPassword(user string) (password string, ok bool) {
+	for _, u := range demoUsers {
+		if u.name == user {
+			return u.name, true
+		}
+	}
+	return "", false
+}
+
 var (
 	fullAccess = model.Flags{Readable: true, Writable: true, Executable: true}
 	readRun    = model.Flags{Readable: true, Executable: true}

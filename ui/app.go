@@ -185,7 +185,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.GotoPathMsg:
 		m.focus(common.PaneFolders)
 		return m, m.broadcast(msg)
-	case quitConfirmedMsg:
+	case quitConfirmedMsg, StopMsg:
 		return m, m.quit()
 	case quitRequestMsg:
 		return m, m.requestQuit()
@@ -275,6 +275,11 @@ func (m *Model) loggedIn(msg common.LoggedInMsg) {
 }
 
 type quitConfirmedMsg struct{}
+
+// StopMsg ends the console from outside (dapconsole ssh: the server stops,
+// the session went idle or its client away) as the quit dialog's "quit"
+// does: running tasks are cancelled.
+type StopMsg struct{}
 
 func (m *Model) quit() tea.Cmd {
 	m.tasks.cancelAll()

@@ -3,6 +3,7 @@ package login
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -23,6 +24,11 @@ type Config struct {
 	Verify credentials.Verifier
 	// ForceReadOnly is --read-only: it holds whatever profile is logged in.
 	ForceReadOnly bool
+	// Served is a console served over SSH (dapconsole ssh) on a host shared
+	// by its people: the server and user are the session's and cannot be
+	// changed, and the password is only checked and kept in the session's
+	// memory; no profile or keyring entry of the host is written.
+	Served bool
 }
 
 // Fields of the screen, in focus order.
@@ -69,14 +75,17 @@ type checkedMsg struct {
 // context, so call it from Update (the root's Options.Login does).
 func New(ctx *common.Context, cfg Config, reason string) *Screen {
 	if reason == "" {
-		reason = defaultReason(ctx)
+		reason = defaultReason(ctx, cfg)
 	}
 	return ForProfile(ctx, cfg, credentials.Profile{Name: ctx.Profile, Server: ctx.Server, User: ctx.User}, reason)
 }
 
 // defaultReason says why the screen shows: a first start, or a refusal.
-func defaultReason(ctx *common.Context) string {
-	if ctx.Client == nil {
+func defaultReason(ctx *common.Context, cfg Config) string {
+	switch {
+	case cfg.Served && ctx.Client == nil:
+		return "Your platform password for " + credentials.Key(ctx.User, ctx.Server) + ": it stays in this session's memory."
+	case ctx.Client == nil:
 		return "Log in to a platform server; the password goes to the OS keyring, never to a file."
 	}
 	return "The server refused the password of " + credentials.Key(ctx.User, ctx.Server) + "."
@@ -116,6 +125,9 @@ func (s *Screen) Focused() string { return fieldLabels[s.focus] }
 
 func (s *Screen) focusField(i int) {
 	s.focus = (i%fieldCount + fieldCount) % fieldCount
+	if s.cfg.Served {
+		s.focus = fieldPassword // server and user are the session's
+	}
 	for j := range s.inputs {
 		if j == s.focus {
 			s.inputs[j].Focus()
@@ -213,6 +225,12 @@ func (s *Screen) submit() tea.Cmd {
 // and the password are stored. It reads the profiles file afresh and shares
 // no state with the model.
 func check(ctx context.Context, s *Screen, cfg Config, profile credentials.Profile, password string) checkedMsg {
+	if cfg.Served {
+		if err := cfg.Verify(ctx, profile.Server, profile.User, password); err != nil {
+			return checkedMsg{screen: s, err: fmt.Errorf("login %s: %w", credentials.Key(profile.User, profile.Server), err)}
+		}
+		return checkedMsg{screen: s, saved: profile, client: api.New(profile.Server, profile.User, password), readOnly: cfg.ForceReadOnly}
+	}
 	profiles, err := credentials.LoadProfiles(cfg.ProfilesPath)
 	if err != nil {
 		return checkedMsg{screen: s, err: err}

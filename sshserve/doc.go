@@ -1,0 +1,11 @@
+// Package sshserve serves a Bubble Tea program over SSH, one program per
+// session: public-key authentication against an OpenSSH authorized_keys file
+// whose lines name the platform user (user="NAME") and may be read-only,
+// re-read when it changes; a limit on sessions, an idle timeout and a
+// per-address connection rate; logs of who came, from where and for how
+// long; and a graceful stop that lets every program end as its own quit does.
+//
+// It knows nothing of the console: Config.Program builds the model of a
+// session from what the session tells (user, read-only, terminal, size,
+// colour profile), and Config.Stop is the message that ends it cleanly.
+package sshserve
