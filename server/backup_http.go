@@ -197,20 +197,38 @@ func isBelow(path, folder string) bool {
 	return strings.HasPrefix(path, folder+"/")
 }
 
-// applyDependencyRule enforces the backup rule of spec 4.2 on the plan.
+// applyDependencyRule enforces the backup rule of spec 4.2 on the plan: a
+// file's sources must lie within the folder backed up, and be readable by
+// the user. A backup of chosen files (POST) is judged against the folder
+// too, not the selection: a source in the folder that was not chosen is
+// within it.
 func (p *backupPlan) applyDependencyRule(ctx context.Context, vis *store.Visibility) error {
 	inArchive := map[int64]bool{}
 	for _, f := range p.files {
 		inArchive[f.ID] = true
 	}
-	outside := func(f store.File) []store.File {
+	leftOut := map[int64]bool{} // by skipFilesWithMissingDependencies
+	within := func(src store.File) (bool, error) {
+		switch {
+		case leftOut[src.ID] || !isBelow(src.Path, p.folder.Path):
+			return false, nil
+		case inArchive[src.ID]:
+			return true, nil
+		}
+		return vis.Visible(ctx, src)
+	}
+	outside := func(f store.File) ([]store.File, error) {
 		var out []store.File
 		for _, src := range p.sources[f.ID] {
-			if !inArchive[src.ID] {
+			ok, err := within(src)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
 				out = append(out, src)
 			}
 		}
-		return out
+		return out, nil
 	}
 	switch {
 	case p.flags[model.FlagSkipFilesWithMissingDependencies]:
@@ -218,8 +236,12 @@ func (p *backupPlan) applyDependencyRule(ctx context.Context, vis *store.Visibil
 			changed = false
 			kept := p.files[:0]
 			for _, f := range p.files {
-				if len(outside(f)) > 0 {
-					delete(inArchive, f.ID)
+				out, err := outside(f)
+				if err != nil {
+					return err
+				}
+				if len(out) > 0 {
+					leftOut[f.ID] = true
 					changed = true
 					continue
 				}
@@ -234,7 +256,10 @@ func (p *backupPlan) applyDependencyRule(ctx context.Context, vis *store.Visibil
 	var dependents, reasons, missing []string
 	named := map[string]bool{}
 	for _, f := range p.files {
-		out := outside(f)
+		out, err := outside(f)
+		if err != nil {
+			return err
+		}
 		if len(out) > 0 {
 			dependents = append(dependents, f.Path)
 		}
@@ -463,7 +488,8 @@ func removeSpoolLeftovers(dataDir string) error {
 }
 
 // restoreTarget resolves the folder to restore into. A path that does not
-// exist is returned to be created (spec 4.3 rule 4); an id or UUID must name
+// exist is returned to be created (spec 4.3 rule 4), with "+" read as a
+// space (spec section 1); an id or UUID must name
 // a folder the user sees. On failure it answers and returns false.
 func (s *Server) restoreTarget(w http.ResponseWriter, r *http.Request) (store.RestoreTarget, bool) {
 	ref := r.PathValue("ref")
@@ -475,7 +501,8 @@ func (s *Server) restoreTarget(w http.ResponseWriter, r *http.Request) (store.Re
 	case err == nil:
 		return store.RestoreTarget{Folder: f}, true
 	case errors.Is(err, store.ErrNotFound) && isPathRef(ref):
-		path := ref
+		// "+" is a space, as lookupRef reads it: %2FPlus+Folder makes "Plus Folder".
+		path := strings.ReplaceAll(ref, "+", " ")
 		if !strings.HasPrefix(path, "/") {
 			path = "/" + path
 		}

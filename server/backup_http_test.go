@@ -229,22 +229,35 @@ func TestBackupChosenFiles(t *testing.T) {
 	if got := entries(t, a.body); !reflect.DeepEqual(got, want) {
 		t.Fatalf("entries %v, want %v", got, want)
 	}
+	// Dependencies are judged against the folder backed up, not the selection.
 	cases := []struct {
-		name string
-		ids  []any
-		code int
+		name, folder string
+		ids          []any
+		flags        []string
+		code         int
+		entries      []string
 	}{
-		{"dependency not chosen", []any{orders.ID}, http.StatusConflict},
-		{"outside the folder", []any{"/Analytics/Sales.wbk"}, http.StatusBadRequest},
-		{"not an id", []any{1.5}, http.StatusBadRequest},
-		{"missing", []any{"/Data/Nothing.dst"}, http.StatusNotFound},
-		{"empty", []any{}, http.StatusBadRequest},
+		{"dependency in the folder, not chosen", "/Data", []any{orders.ID}, nil, http.StatusOK, []string{"ImportJobs/", "ImportJobs/Orders.imp"}},
+		{"dependency outside the folder", "/Data/ImportJobs", []any{orders.ID}, nil, http.StatusConflict, nil},
+		{"dependency outside, ignored", "/Data/ImportJobs", []any{orders.ID}, []string{model.FlagIgnoreMissingDependencies}, http.StatusOK, []string{"Orders.imp"}},
+		{"dependency outside, skipped", "/Data/ImportJobs", []any{orders.ID, "/Data/ImportJobs/Events.imp"},
+			[]string{model.FlagSkipFilesWithMissingDependencies}, http.StatusOK, []string{archive.MetadataName}},
+		{"outside the folder", "/Data", []any{"/Analytics/Sales.wbk"}, nil, http.StatusBadRequest, nil},
+		{"not an id", "/Data", []any{1.5}, nil, http.StatusBadRequest, nil},
+		{"missing", "/Data", []any{"/Data/Nothing.dst"}, nil, http.StatusNotFound, nil},
+		{"empty", "/Data", []any{}, nil, http.StatusBadRequest, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a := p.call("admin", http.MethodPost, backupURL("/Data"), model.BackupSelection{IDs: c.ids})
+			a := p.call("admin", http.MethodPost, backupURL(c.folder, c.flags...), model.BackupSelection{IDs: c.ids})
 			if a.code != c.code {
 				t.Fatalf("status %d, want %d: %s", a.code, c.code, a.body)
+			}
+			if c.entries == nil {
+				return
+			}
+			if got := entries(t, a.body); !reflect.DeepEqual(got, c.entries) {
+				t.Fatalf("entries %v, want %v", got, c.entries)
 			}
 		})
 	}
@@ -261,6 +274,13 @@ func TestRestoreCreatesAMissingTargetByPath(t *testing.T) {
 	}
 	storeFile(t, srv, "/Analytics/New/Deeper/Warehouse.dst")
 	p.wantFailure(p.upload("admin", "/api/filesystem/folders/999999/restore", "application/zip", body), http.StatusNotFound, "not found")
+
+	// "+" is a space in a path, when it is created as when it is looked up.
+	p.restore("analyst", "/Analytics/Plus+Folder", body)
+	storeFile(t, srv, "/Analytics/Plus Folder/Warehouse.dst")
+	if again := p.backup("analyst", "/Analytics/Plus+Folder"); !slices.Contains(entries(t, again), "Warehouse.dst") {
+		t.Fatalf("a backup of /Analytics/Plus+Folder holds %v", entries(t, again))
+	}
 }
 
 func TestRestoreConflictsWithoutOverwrite(t *testing.T) {
