@@ -15,7 +15,8 @@ const benchRows = 1_000_000
 
 // BenchmarkImport1MRows imports a 1,000,000-row CSV through the engine, and
 // beside it has the sqlite3 command-line tool `.import` the same file into
-// an in-memory database; the ratio of their rows/s is the figure to watch.
+// a database file, as the engine writes one; the ratio of their rows/s is
+// the figure to watch.
 func BenchmarkImport1MRows(b *testing.B) {
 	fx := newFixture(b, 1)
 	const name = "million.csv"
@@ -45,14 +46,15 @@ func BenchmarkImport1MRows(b *testing.B) {
 		b.ReportMetric(benchRows/perRun, "rows/s")
 		b.ReportMetric(mb/perRun, "MB/s")
 	})
-	b.Run("sqlite3-cli-memory", func(b *testing.B) {
+	b.Run("sqlite3-cli", func(b *testing.B) {
 		cli, err := exec.LookPath("sqlite3")
 		if err != nil {
 			b.Skip("sqlite3 is not installed")
 		}
 		b.ReportAllocs()
+		db := filepath.Join(b.TempDir(), "import.db")
 		for b.Loop() {
-			out, err := exec.Command(cli, ":memory:", ".mode csv", ".import "+path+" orders", "SELECT count(*) FROM orders").CombinedOutput()
+			out, err := exec.Command(cli, db, "DROP TABLE IF EXISTS orders", ".mode csv", ".import "+path+" orders", "SELECT count(*) FROM orders").CombinedOutput()
 			if err != nil {
 				b.Fatalf("%v: %s", err, out)
 			}

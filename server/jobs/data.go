@@ -38,7 +38,9 @@ func dataTableName(executionID int64) string { return dataPrefix + strconv.Forma
 // quoteIdent quotes an SQL identifier.
 func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
 
-// stagedTable is the data an execution writes, not yet visible.
+// stagedTable is the data an execution writes, not yet visible. Full
+// batches are written behind: while one batch is written, the next is
+// read, so an import keeps both the reader and the database busy.
 type stagedTable struct {
 	db          *sql.DB
 	writes      *sync.Mutex // the engine's writes
@@ -47,7 +49,13 @@ type stagedTable struct {
 	columns     []string
 	pending     []any
 	pendingRows int
-	rows        int64
+	// spare is the buffer of the batch being written, free again once
+	// writing answers; writingRows is its row count.
+	spare       []any
+	writing     chan error
+	writingRows int
+	added       int64 // rows taken by add
+	rows        int64 // rows written
 	bytes       int64
 }
 
@@ -93,24 +101,62 @@ func uniqueColumns(columns []string) []string {
 	return out
 }
 
-// add appends one row (len(values) == len(columns)) and writes a batch when full.
+// add appends one row (len(values) == len(columns)) and starts writing a
+// batch when one is full.
 func (t *stagedTable) add(ctx context.Context, values []any) error {
 	for _, v := range values {
 		t.bytes += valueBytes(v)
 	}
 	t.pending = append(t.pending, values...)
 	t.pendingRows++
+	t.added++
 	if t.pendingRows >= batchRows {
-		return t.flush(ctx)
+		return t.writeBehind(ctx)
 	}
 	return nil
 }
 
-// flush writes the pending rows in one transaction.
-func (t *stagedTable) flush(ctx context.Context) error {
-	if t.pendingRows == 0 {
+// writeBehind waits for the batch being written, if any, and starts
+// writing the pending rows in the background.
+func (t *stagedTable) writeBehind(ctx context.Context) error {
+	if err := t.wait(); err != nil {
+		return err
+	}
+	batch, n := t.pending, t.pendingRows
+	done := make(chan error, 1)
+	go func() { done <- t.write(ctx, batch, n) }()
+	t.writing, t.writingRows = done, n
+	t.pending, t.spare, t.pendingRows = t.spare[:0], batch, 0
+	return nil
+}
+
+// wait waits for the batch being written, if any, and reports how it went.
+func (t *stagedTable) wait() error {
+	if t.writing == nil {
 		return nil
 	}
+	err := <-t.writing
+	t.writing = nil
+	if err == nil {
+		t.rows += int64(t.writingRows)
+	}
+	return err
+}
+
+// flush writes the pending rows and waits until every row is written.
+func (t *stagedTable) flush(ctx context.Context) error {
+	if t.pendingRows > 0 {
+		if err := t.writeBehind(ctx); err != nil {
+			return err
+		}
+	}
+	return t.wait()
+}
+
+// write stores n rows in one transaction, in INSERTs of many rows each,
+// and clears the batch so it holds no values once reused.
+func (t *stagedTable) write(ctx context.Context, batch []any, n int) error {
+	defer clear(batch)
 	width := len(t.columns)
 	perStatement := max(1, min(500, maxVariables/width))
 	t.writes.Lock()
@@ -121,31 +167,28 @@ func (t *stagedTable) flush(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	var full *sql.Stmt
-	for done := 0; done < t.pendingRows; {
-		n := min(perStatement, t.pendingRows-done)
-		args := t.pending[done*width : (done+n)*width]
-		if n == perStatement {
+	for done := 0; done < n; {
+		rows := min(perStatement, n-done)
+		args := batch[done*width : (done+rows)*width]
+		if rows == perStatement {
 			if full == nil {
-				if full, err = tx.PrepareContext(ctx, t.insertSQL(n)); err != nil {
+				if full, err = tx.PrepareContext(ctx, t.insertSQL(rows)); err != nil {
 					return fmt.Errorf("write %s: %w", t.name, err)
 				}
 				defer full.Close()
 			}
 			_, err = full.ExecContext(ctx, args...)
 		} else {
-			_, err = tx.ExecContext(ctx, t.insertSQL(n), args...)
+			_, err = tx.ExecContext(ctx, t.insertSQL(rows), args...)
 		}
 		if err != nil {
 			return fmt.Errorf("write %s: %w", t.name, err)
 		}
-		done += n
+		done += rows
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write %s: %w", t.name, err)
 	}
-	t.rows += int64(t.pendingRows)
-	clear(t.pending)
-	t.pending, t.pendingRows = t.pending[:0], 0
 	return nil
 }
 
@@ -200,8 +243,10 @@ func (t *stagedTable) publish(ctx context.Context, tx *sql.Tx, fileID int64, at 
 	return nil
 }
 
-// drop removes the staging table of a run that will not publish.
+// drop removes the staging table of a run that will not publish, once
+// the batch being written, if any, is done.
 func (t *stagedTable) drop() {
+	_ = t.wait() // the run failed already; this batch's error adds nothing
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// A failure leaves an orphan that the next Open drops.
@@ -247,26 +292,113 @@ func dropStagingTables(ctx context.Context, db *sql.DB) error {
 // cellValue turns a text cell into the value stored: integers and decimal
 // numbers become numbers (so workbook SQL compares and sums them), an empty
 // cell becomes NULL, anything else stays text. Numbers with a leading zero
-// ("007", zip codes) stay text.
+// ("007", zip codes) stay text. The cell's syntax is checked before it is
+// parsed, so text and dates cost no parse attempt and no error value.
 func cellValue(s string) any {
 	if s == "" {
 		return nil
 	}
-	c := s[0]
-	if !(c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
-		return s
-	}
-	digits := strings.TrimLeft(s, "+-")
-	if len(digits) > 1 && digits[0] == '0' && digits[1] != '.' {
-		return s
-	}
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return i
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-		return f
+	switch numberSyntax(s) {
+	case integerText:
+		if i, ok := parseInt64(s); ok {
+			return i
+		}
+		fallthrough // too large for int64: a decimal number
+	case decimalText:
+		// The syntax is right, so the only failure left is a value out of
+		// range, which comes back infinite.
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
+			return f
+		}
 	}
 	return s
+}
+
+// textKind is what numberSyntax finds a cell to be.
+type textKind int
+
+const (
+	plainText textKind = iota
+	integerText
+	decimalText
+)
+
+// numberSyntax says whether s is an integer ([+-]digits) or a decimal
+// number ([+-]digits[.digits][e[+-]digits], or .digits) as strconv reads
+// them, with no leading zero before another digit.
+func numberSyntax(s string) textKind {
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
+	}
+	intStart := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	intDigits := i - intStart
+	if intDigits > 1 && s[intStart] == '0' || intDigits == 1 && s[intStart] == '0' && i < len(s) && s[i] != '.' {
+		return plainText // 007, 0e5: kept as written
+	}
+	if i == len(s) {
+		if intDigits == 0 {
+			return plainText
+		}
+		return integerText
+	}
+	fracDigits := 0
+	if s[i] == '.' {
+		i++
+		for i < len(s) && isDigit(s[i]) {
+			i++
+			fracDigits++
+		}
+	}
+	if intDigits+fracDigits == 0 {
+		return plainText
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		expStart := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == expStart {
+			return plainText
+		}
+	}
+	if i != len(s) {
+		return plainText
+	}
+	return decimalText
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// parseInt64 reads [+-]digits, which numberSyntax checked; it reports
+// false when the value does not fit an int64.
+func parseInt64(s string) (int64, bool) {
+	neg := s[0] == '-'
+	if s[0] == '+' || s[0] == '-' {
+		s = s[1:]
+	}
+	var u uint64
+	for i := 0; i < len(s); i++ {
+		d := uint64(s[i] - '0')
+		if u > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		u = u*10 + d
+	}
+	switch {
+	case !neg && u <= math.MaxInt64:
+		return int64(u), true
+	case neg && u <= -math.MinInt64:
+		return -int64(u), true
+	}
+	return 0, false
 }
 
 // valueBytes is the stored size of a value, for the OUTPUT_BYTES counters.

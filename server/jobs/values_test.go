@@ -1,9 +1,12 @@
 package jobs
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -11,25 +14,77 @@ import (
 
 func TestCellValue(t *testing.T) {
 	cases := map[string]any{
-		"":      nil,
-		"42":    int64(42),
-		"-7":    int64(-7),
-		"12.50": 12.5,
-		".5":    0.5,
-		"007":   "007",
-		"0":     int64(0),
-		"0.25":  0.25,
-		"NaN":   "NaN",
-		"Inf":   "Inf",
-		"1e3":   1000.0,
-		"12abc": "12abc",
-		"north": "north",
+		"":                     nil,
+		"42":                   int64(42),
+		"-7":                   int64(-7),
+		"12.50":                12.5,
+		".5":                   0.5,
+		"007":                  "007",
+		"0":                    int64(0),
+		"0.25":                 0.25,
+		"NaN":                  "NaN",
+		"Inf":                  "Inf",
+		"1e3":                  1000.0,
+		"12abc":                "12abc",
+		"north":                "north",
+		"+5":                   int64(5),
+		"0.":                   0.0,
+		"-.5":                  -0.5,
+		"1.5E+3":               1500.0,
+		"0e5":                  "0e5",
+		"00.5":                 "00.5",
+		"+-3":                  "+-3",
+		"0x10":                 "0x10",
+		"1_000":                "1_000",
+		"+Inf":                 "+Inf",
+		"1e400":                "1e400",
+		"1e":                   "1e",
+		".":                    ".",
+		"-":                    "-",
+		"9223372036854775807":  int64(9223372036854775807),
+		"-9223372036854775808": int64(-9223372036854775808),
+		"9223372036854775808":  9223372036854775808.0,
+		"2026-01-01 00:01:00":  "2026-01-01 00:01:00",
 	}
 	for in, want := range cases {
 		if got := cellValue(in); got != want {
 			t.Errorf("cellValue(%q) = %#v, want %#v", in, got, want)
 		}
 	}
+}
+
+// FuzzCellValue holds cellValue to its definition: what strconv parses
+// as an integer, else as a finite decimal, with no leading zero before
+// another digit and no Go digit separator (1_000 is text in data), is a
+// number; anything else is text.
+func FuzzCellValue(f *testing.F) {
+	for _, s := range []string{"42", "-7", "12.50", ".5", "007", "0e5", "1e400", "2026-01-01", "+-1", "1e-400", "0.", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := cellValue(s), strconvCellValue(s); got != want {
+			t.Errorf("cellValue(%q) = %#v, strconv says %#v", s, got, want)
+		}
+	})
+}
+
+func strconvCellValue(s string) any {
+	if s == "" {
+		return nil
+	}
+	if c := s[0]; !(c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
+		return s
+	}
+	if digits := strings.TrimLeft(s, "+-"); len(digits) > 1 && digits[0] == '0' && digits[1] != '.' || strings.Contains(s, "_") {
+		return s
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return i
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return f
+	}
+	return s
 }
 
 func TestBindVariables(t *testing.T) {

@@ -70,7 +70,7 @@ func (e *Engine) runWorkbook(r *run) (result, error) {
 			r.setProgress(0.5 + 0.5*float64(i)/float64(len(rows)))
 		}
 	}
-	res.success = staged.rows + int64(staged.pendingRows)
+	res.success = staged.added
 	res.counters = map[string]int64{"WORKBOOK_RECORDS": res.success, "WORKBOOK_OUTPUT_BYTES": staged.bytes}
 	return res, nil
 }
