@@ -173,15 +173,15 @@ func TestConnectionsGolden(t *testing.T) {
 		{"NewConnectionFormSealed", consoleOpts{width: 120, height: 32, sealed: true}, fillNewConnectionForm},
 		{"DeleteConfirm", size, func(c *console) string {
 			c.openConnections()
-			c.keys("j", "j", "d")
+			c.keys("j", "j", "j", "d") // MYSQL_QA1: nothing depends on it
 			return c.waitQuiet("[y] delete", "reading")
 		}},
-		{"DeleteRefused", size, func(c *console) string {
+		{"DeleteBlocked", size, func(c *console) string {
 			c.openConnections()
-			c.keys("j", "j", "d")
-			c.waitQuiet("[y] delete", "reading")
-			c.keys("y")
-			return c.waitFor("the server refused (409)")
+			c.keys("j", "j", "d") // Local Files: the imports read it
+			c.waitQuiet("[enter] close", "reading")
+			c.keys("y") // no yes on offer: the box stays and nothing is sent
+			return c.waitQuiet("Cannot delete /Data/Connections/Local Files.dst", "deleting")
 		}},
 	}
 	for _, tt := range tests {

@@ -37,6 +37,11 @@ func (p *Pane) gotDeleteCheck(msg deleteCheckMsg) tea.Cmd {
 		return common.FailExplained("reading what depends on "+msg.path, msg.err)
 	}
 	body := deleteBody(msg, p.symbols())
+	if msg.err == nil && len(msg.dependents) > 0 {
+		// The server refuses while anything depends on it: offering a
+		// [y] delete would only ask for that refusal.
+		return common.OpenDialog(dialog.NewNotice(p.ctx, "Cannot delete "+msg.path, body))
+	}
 	confirm := dialog.NewConfirm(p.ctx, "Delete "+msg.path+"?", body, "delete", true,
 		deleteMsg{id: msg.id, path: msg.path})
 	return common.OpenDialog(confirm)
@@ -51,7 +56,7 @@ func deleteBody(msg deleteCheckMsg, sym theme.GraphSymbols) string {
 	case n == 0:
 		b.WriteString("Nothing depends on it.\n")
 	default:
-		fmt.Fprintf(&b, "%s depend on it and stop working without it; the server refuses while any does:\n", common.Plural(n, "file"))
+		fmt.Fprintf(&b, "%s depend on it; the server refuses to delete it while any does:\n", common.Plural(n, "file"))
 		deps := slices.Clone(msg.dependents)
 		slices.SortStableFunc(deps, func(a, b model.Dependency) int {
 			if c := cmp.Compare(kindOrder[kindOf(a)], kindOrder[kindOf(b)]); c != 0 {
@@ -66,6 +71,10 @@ func deleteBody(msg deleteCheckMsg, sym theme.GraphSymbols) string {
 			}
 			fmt.Fprintf(&b, "  %s %s\n", kindSymbol(sym, kindOf(d)), d.File.Path)
 		}
+	}
+	if len(msg.dependents) > 0 && msg.err == nil {
+		b.WriteString("\nDelete or change them first (enter on a connection shows its graph).")
+		return b.String()
 	}
 	b.WriteString("\nThe connection is deleted from the server; this cannot be undone.")
 	return b.String()

@@ -389,10 +389,12 @@ func formValues(t *testing.T, values map[string]string) dialog.Values {
 	return got
 }
 
-// TestRefusedDeleteSaysSo deletes, against the embedded platform, a
-// connection others read from: the confirmation lists them, the server
-// refuses, the pane says so and the connection stays.
-func TestRefusedDeleteSaysSo(t *testing.T) {
+// TestDeleteWithDependentsOffersNoYes: against the embedded platform, a
+// connection others read from is not offered for deletion: the box lists
+// them and offers only to close, so neither y nor enter sends a delete. A
+// delete the server refuses anyway (a dependent made after the check) is
+// said in the status line and the connection stays.
+func TestDeleteWithDependentsOffersNoYes(t *testing.T) {
 	client := demoClient(t)
 	p := newTestPane(client, 120, 30, false)
 	drive(p, p.Init())
@@ -401,20 +403,30 @@ func TestRefusedDeleteSaysSo(t *testing.T) {
 	}
 	keys(p, "j", "j")
 	other := drive(p, keys(p, "d"))
-	confirm, ok := openedDialog(other).(*dialog.Confirm)
+	box, ok := openedDialog(other).(*dialog.Confirm)
 	if !ok {
-		t.Fatalf("no confirmation: %v", other)
+		t.Fatalf("no dialog: %v", other)
 	}
-	confirm.SetSize(100, 30)
-	if !strings.Contains(plain(confirm.View()), "/Data/ImportJobs/Orders.imp") {
-		t.Errorf("the confirmation does not list the dependents:\n%s", plain(confirm.View()))
+	box.SetSize(100, 30)
+	view := plain(box.View())
+	if !strings.Contains(view, "/Data/ImportJobs/Orders.imp") || strings.Contains(view, "[y]") || !strings.Contains(view, "[enter] close") {
+		t.Errorf("the box should list the dependents and offer only to close:\n%s", view)
 	}
-	_, yes := confirm.Update(uitest.Key("y"))
-	other = drive(p, yes)
+	for _, k := range []string{"y", "enter"} {
+		next, cmd := box.Update(uitest.Key(k))
+		if sent := drive(p, cmd); len(sent) > 0 {
+			t.Errorf("%s sent %v", k, sent)
+		}
+		if k == "y" && next == nil {
+			t.Error("y closed the box as if it were a yes")
+		}
+	}
+	selected := p.selected()
+	other = drive(p, func() tea.Msg { return deleteMsg{id: selected.ID, path: selected.Path} })
 	if len(other) == 0 || !strings.Contains(fmt.Sprint(other), "the server refused (409)") {
 		t.Errorf("refusal: %v", other)
 	}
-	if _, err := client.Connection(context.Background(), p.selected().ID); err != nil {
+	if _, err := client.Connection(context.Background(), selected.ID); err != nil {
 		t.Errorf("the refused delete deleted: %v", err)
 	}
 }
@@ -448,8 +460,12 @@ func TestDeleteBody(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			body := deleteBody(tt.msg, theme.UnicodeGraph)
-			if !strings.HasSuffix(body, "cannot be undone.") {
-				t.Errorf("the body does not end saying what a delete does:\n%s", body)
+			end := "cannot be undone."
+			if len(tt.msg.dependents) > 0 {
+				end = "shows its graph)."
+			}
+			if !strings.HasSuffix(body, end) {
+				t.Errorf("the body does not end %q:\n%s", end, body)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(body, w) {

@@ -22,6 +22,10 @@ type Confirm struct {
 	focusYes      bool
 	width, height int
 	yesKey, noKey key.Binding
+	// notice is a confirmation with nothing to confirm: it says why an
+	// action cannot be done and offers only to close.
+	notice   bool
+	closeKey key.Binding
 }
 
 // NewConfirm returns a confirmation that sends yes when accepted and nothing
@@ -35,6 +39,14 @@ func NewConfirm(ctx *common.Context, title, body, yesLabel string, danger bool, 
 	}
 }
 
+// NewNotice returns a box that says why something cannot be done: it offers
+// no yes, only to close (enter or esc), so no key sends a request the
+// server would refuse.
+func NewNotice(ctx *common.Context, title, body string) *Confirm {
+	return &Confirm{ctx: ctx, title: title, body: body, notice: true,
+		closeKey: key.NewBinding(key.WithKeys("enter", "esc"), key.WithHelp("enter", "close"))}
+}
+
 // SetSize implements common.Dialog.
 func (c *Confirm) SetSize(width, height int) { c.width, c.height = width, height }
 
@@ -45,6 +57,12 @@ func (c *Confirm) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		return c, nil
 	}
 	k := c.ctx.Keys
+	if c.notice {
+		if key.Matches(press, c.closeKey, k.Back) {
+			return nil, nil
+		}
+		return c, nil
+	}
 	switch {
 	case key.Matches(press, c.yesKey):
 		return nil, c.accept()
@@ -74,9 +92,12 @@ func (c *Confirm) View() string {
 	}
 	inner := boxInnerWidth(box, c.width, 56)
 	yes, no := st.Button.Render("[y] "+c.yesLabel), st.Button.Render("[n] no")
-	if c.focusYes {
+	switch {
+	case c.notice:
+		yes, no = st.ButtonFocused.Render("[enter] close"), ""
+	case c.focusYes:
 		yes = yesStyle.Render("[y] " + c.yesLabel)
-	} else {
+	default:
 		no = st.ButtonFocused.Render("[n] no")
 	}
 	title := c.title
@@ -94,12 +115,15 @@ func (c *Confirm) View() string {
 		}
 	}
 	lines := []string{titleStyle.Render(truncate(title, inner))}
-	lines = append(append(append(append(lines, gap...), body...), gap...), yes+"  "+no)
+	lines = append(append(append(append(lines, gap...), body...), gap...), strings.TrimRight(yes+"  "+no, " "))
 	return box.Width(inner + box.GetHorizontalFrameSize()).Render(strings.Join(lines, "\n"))
 }
 
 // ShortHelp implements help.KeyMap.
 func (c *Confirm) ShortHelp() []key.Binding {
+	if c.notice {
+		return []key.Binding{c.closeKey}
+	}
 	return []key.Binding{c.yesKey, c.noKey, c.ctx.Keys.Back}
 }
 
