@@ -246,9 +246,13 @@ func (m *Model) openDialog(d common.Dialog) {
 }
 
 func (m *Model) focus(i int) {
-	if i >= 0 && i < len(m.panes) {
-		m.active = i
+	if i < 0 || i >= len(m.panes) || i == m.active {
+		return
 	}
+	if l, ok := m.panes[m.active].(common.Leaver); ok {
+		l.Leave()
+	}
+	m.active = i
 }
 
 func (m *Model) unauthorized(msg common.UnauthorizedMsg) tea.Cmd {

@@ -63,6 +63,11 @@ func TestGolden(t *testing.T) {
 			c.keys("a")
 			return c.waitFor("Add a group to /Data")
 		}},
+		{"PermissionsEditForm", consoleOpts{}, func(c *console) string {
+			c.openPermissionsOfData()
+			c.keys("enter")
+			return c.waitFor("Rights of others on /Data")
+		}},
 		{"DeleteGroupConfirm", consoleOpts{}, func(c *console) string {
 			c.openPermissionsOfData()
 			c.keys("j", "d")

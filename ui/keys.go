@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -137,24 +138,33 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	groups := append([][]key.Binding{}, m.panes[m.active].FullHelp()...)
 	groups = append(groups, withoutListed(groups, k.NextPane, k.Pane1, k.Pane2, k.Pane3, k.Command, k.Log, k.Help, k.Back, k.Quit))
-	if ro := k.ReadOnlyHelp(); ro != nil {
+	// A disabled write key whose key the pane uses for something allowed
+	// (space marks) is left out: "space toggle ✗" beside "space mark"
+	// would say space does nothing.
+	if ro := withoutListed(groups, k.ReadOnlyHelp()...); ro != nil {
 		groups = append(groups, ro)
 	}
 	return groups
 }
 
-// withoutListed drops the bindings whose keys the groups already show (a
-// pane that lists esc itself), so help names each key once.
+// withoutListed drops the bindings one of whose keys an enabled binding of
+// the groups already uses (a pane that lists esc itself), so help names
+// each key once.
 func withoutListed(groups [][]key.Binding, bindings ...key.Binding) []key.Binding {
 	listed := map[string]bool{}
 	for _, group := range groups {
 		for _, b := range group {
-			listed[b.Help().Key] = true
+			if !b.Enabled() {
+				continue
+			}
+			for _, k := range b.Keys() {
+				listed[k] = true
+			}
 		}
 	}
 	var out []key.Binding
 	for _, b := range bindings {
-		if !listed[b.Help().Key] {
+		if !slices.ContainsFunc(b.Keys(), func(k string) bool { return listed[k] }) {
 			out = append(out, b)
 		}
 	}

@@ -64,7 +64,7 @@ func DefaultKeyMap() *KeyMap {
 		Backup:      b([]string{"b"}, "b", "backup"),
 		Restore:     b([]string{"R"}, "R", "restore"),
 
-		Toggle:  b([]string{"space", "x"}, "space", "toggle"),
+		Toggle:  b([]string{"space", "x"}, "space/x", "toggle"),
 		Add:     b([]string{"a"}, "a", "add"),
 		Edit:    b([]string{"e"}, "e", "edit"),
 		New:     b([]string{"n"}, "n", "new"),

@@ -39,6 +39,13 @@ type InputCapturer interface {
 	CapturingInput() bool
 }
 
+// Leaver is implemented by panes that close what they hold open beside
+// their list (the permissions panel) when the user switches to another
+// pane, so that coming back shows one cursor, on the list.
+type Leaver interface {
+	Leave()
+}
+
 // Command is one `:` command. Run parses the arguments and returns the
 // command that does the work: most often Send of a pane's own message, which
 // the pane then handles in Update, or of a StatusMsg saying what was wrong;

@@ -46,3 +46,11 @@ type deleteGroupMsg struct {
 	folderID int64
 	name     string
 }
+
+// setFlagsMsg carries what a flags form decided: the three flags of others
+// (group "") or of a group.
+type setFlagsMsg struct {
+	folderID int64
+	group    string
+	flags    model.Flags
+}

@@ -75,6 +75,16 @@ func (p *Pane) SetSize(width, height int) {
 	p.scrollToCursor()
 }
 
+// Leave implements common.Leaver: the permissions panel closes when the
+// user switches panes.
+func (p *Pane) Leave() {
+	if p.perms != nil {
+		p.gen++
+		p.perms = nil
+		p.SetSize(p.width, p.height)
+	}
+}
+
 // CapturingInput implements common.InputCapturer.
 func (p *Pane) CapturingInput() bool {
 	return p.filter.Active() || (p.perms != nil && p.perms.capturingInput())
@@ -131,7 +141,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		p.dropRenderings() // the root swapped the styles they were drawn with
 		return p, nil
-	case permsMsg, addGroupMsg, deleteGroupMsg:
+	case permsMsg, addGroupMsg, setFlagsMsg, deleteGroupMsg:
 		if p.perms != nil {
 			return p, p.perms.update(msg)
 		}

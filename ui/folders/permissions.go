@@ -105,6 +105,11 @@ func (e *permEditor) update(msg tea.Msg) tea.Cmd {
 			_, err := c.CreateGroupPermission(ctx, id, msg.name, msg.flags)
 			return err
 		})
+	case setFlagsMsg:
+		if msg.folderID != e.folderID {
+			return nil
+		}
+		return e.setFlags(msg)
 	case deleteGroupMsg:
 		if msg.folderID != e.folderID {
 			return nil
@@ -169,7 +174,7 @@ func (e *permEditor) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
 	case !e.loaded:
 		return nil
 	case key.Matches(msg, k.Edit), key.Matches(msg, k.Confirm) && !e.ctx.ReadOnly:
-		return e.activate()
+		return e.edit()
 	case key.Matches(msg, k.Toggle):
 		return e.toggle()
 	case key.Matches(msg, k.Add):
@@ -180,8 +185,10 @@ func (e *permEditor) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
 	return nil
 }
 
-// activate acts on the row: edit the owner, toggle a flag, add a group.
-func (e *permEditor) activate() tea.Cmd {
+// edit opens the row for editing and writes nothing: the owner's field, the
+// add-a-group form, or a form of the row's three flags. Only space (toggle)
+// and a submitted form write.
+func (e *permEditor) edit() tea.Cmd {
 	switch {
 	case e.row == rowOwner:
 		e.editingOwner = true
@@ -190,8 +197,57 @@ func (e *permEditor) activate() tea.Cmd {
 		return e.owner.Focus()
 	case e.row == e.lastRow():
 		return e.openAddGroup()
+	case e.row == rowOthers:
+		return e.openFlagsForm("others", model.Flags(e.perm.Others))
 	}
-	return e.toggle()
+	return e.openFlagsForm(e.groups[e.row-firstGroupRow].Name, e.groups[e.row-firstGroupRow].Flags)
+}
+
+// openFlagsForm edits the three flags of others (group "") or of a group;
+// the form's submit is the write.
+func (e *permEditor) openFlagsForm(who string, flags model.Flags) tea.Cmd {
+	folderID, group := e.folderID, who
+	if e.row == rowOthers {
+		group = ""
+	}
+	title := "Rights of " + who + " on " + e.path
+	if group != "" {
+		title = "Rights of group " + who + " on " + e.path
+	}
+	form := dialog.NewForm(e.ctx, title, "", "save", []dialog.Field{
+		{Name: "r", Label: "read", On: flags.Readable},
+		{Name: "w", Label: "write", On: flags.Writable},
+		{Name: "x", Label: "exec", On: flags.Executable},
+	}, func(v dialog.Values) (tea.Msg, error) {
+		return setFlagsMsg{folderID: folderID, group: group,
+			flags: model.Flags{Readable: v.Bool("r"), Writable: v.Bool("w"), Executable: v.Bool("x")}}, nil
+	})
+	return common.OpenDialog(form)
+}
+
+// setFlags writes what a flags form decided.
+func (e *permEditor) setFlags(msg setFlagsMsg) tea.Cmd {
+	if msg.group == "" {
+		return e.write("changing others of "+e.path, "others: "+flagsText(msg.flags), "", func(ctx context.Context, c *api.Client, id api.Ref) error {
+			_, err := c.ChangeOthersPermission(ctx, id, msg.flags)
+			return err
+		})
+	}
+	return e.write("changing group "+msg.group+" of "+e.path, "group "+msg.group+": "+flagsText(msg.flags), "", func(ctx context.Context, c *api.Client, id api.Ref) error {
+		_, err := c.ChangeGroupPermission(ctx, id, msg.group, msg.flags)
+		return err
+	})
+}
+
+// flagsText says three flags as ls does: rw-.
+func flagsText(f model.Flags) string {
+	out := []byte("---")
+	for col, letter := range []byte("rwx") {
+		if flagOf(f, col) {
+			out[col] = letter
+		}
+	}
+	return string(out)
 }
 
 func (e *permEditor) handleOwnerKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -389,15 +445,31 @@ func (e *permEditor) ShortHelp() []key.Binding {
 	if e.editingOwner {
 		return []key.Binding{k.Confirm, k.Back}
 	}
-	return []key.Binding{k.Move, columnKeys(), k.Toggle, k.Edit, k.Add, k.Delete, k.Back}
+	// The keys that write come first, so a narrow footer still names them.
+	return []key.Binding{k.Toggle, e.editKey(), k.Add, k.Delete, as(k.Back, "close"), k.Move, columnKeys()}
+}
+
+// editKey is e and enter as they act in the editor: they open the row for
+// editing, and write only once that is confirmed.
+func (e *permEditor) editKey() key.Binding {
+	k := e.ctx.Keys
+	b := key.NewBinding(key.WithKeys(append(k.Edit.Keys(), "enter")...), key.WithHelp("enter/e", "edit"))
+	b.SetEnabled(k.Edit.Enabled())
+	return b
+}
+
+// as is a shared binding described as it acts here; the keys stay shared.
+func as(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }
 
 // FullHelp implements help.KeyMap for the editor.
 func (e *permEditor) FullHelp() [][]key.Binding {
 	k := e.ctx.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, columnKeys(), k.Refresh, k.Back},
-		{k.Toggle, k.Edit, k.Add, k.Delete},
+		{k.Up, k.Down, columnKeys(), k.Refresh, as(k.Back, "close")},
+		{as(k.Toggle, "toggle the flag (writes)"), as(e.editKey(), "edit the row (writes on save)"), k.Add, k.Delete},
 	}
 }
 
