@@ -3,8 +3,10 @@ package api
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
 )
@@ -101,4 +103,55 @@ func (c *Client) DeleteJobData(ctx context.Context, dataID int64) (model.DataDel
 		d = model.DataDeletion{Outcome: model.DeletionFailed, Reason: reasonOf(err)}
 	}
 	return d, err
+}
+
+// maxJobLog caps a job log read into memory; the console shows the end of
+// a longer one.
+const maxJobLog = 8 << 20
+
+// JobLog reads an execution's log as text (the platform's
+// GET /file-job?jobExecutionId=<id>): while the job runs, what it logged so
+// far. A log longer than maxJobLog comes back cut to its last part, with
+// cut set.
+func (c *Client) JobLog(ctx context.Context, executionID int64) (text string, cut bool, err error) {
+	r := request{method: http.MethodGet, path: "/file-job", query: "jobExecutionId=" + strconv.FormatInt(executionID, 10),
+		length: -1, accept: "text/plain"}
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return "", false, err
+	}
+	defer resp.Body.Close()
+	body, cut, err := readTail(resp.Body, maxJobLog)
+	if err != nil {
+		return "", false, &Error{Op: r.op(), Status: resp.StatusCode, Reason: "answer cut short", Err: err}
+	}
+	if isJSON(resp.Header.Get("Content-Type")) {
+		if _, err := c.decode(r.op(), resp, body, nil, true); err != nil {
+			return "", false, err
+		}
+	}
+	return strings.ToValidUTF8(string(body), "?"), cut, nil
+}
+
+// readTail reads r to its end and keeps at most the last limit bytes, so a
+// server sending without end costs bounded memory.
+func readTail(r io.Reader, limit int) (tail []byte, cut bool, err error) {
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(chunk)
+		tail = append(tail, chunk[:n]...)
+		if len(tail) > 2*limit {
+			tail, cut = append(tail[:0], tail[len(tail)-limit:]...), true
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	if len(tail) > limit {
+		tail, cut = tail[len(tail)-limit:], true
+	}
+	return tail, cut, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"strconv"
@@ -40,6 +41,7 @@ func (s *Server) registerJobRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /rest/job-configuration/job-history/{id}", s.jobHistory)
 	mux.HandleFunc("GET /rest/job-execution/job-details/{id}", s.jobDetails)
 	mux.HandleFunc("DELETE /rest/data/{id}", s.deleteJobData)
+	mux.HandleFunc("GET /file-job", s.jobLog)
 }
 
 // startJobs opens the job engine over the server's database; with demo data
@@ -331,6 +333,40 @@ func (s *Server) jobDetails(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, d)
+}
+
+// jobLog answers an execution's log as plain text, the real platform's
+// GET /file-job?jobExecutionId=<id>: while it runs, what it logged so far.
+// An unknown execution, or one of a file the caller may not read, is 404.
+func (s *Server) jobLog(w http.ResponseWriter, r *http.Request) {
+	raw := r.URL.Query().Get("jobExecutionId")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("jobExecutionId %q is not a positive whole number", raw))
+		return
+	}
+	missing := fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id)
+	text, fileID, err := s.jobs.Log(r.Context(), id)
+	if errors.Is(err, jobs.ErrNotFound) {
+		writeFailure(w, http.StatusNotFound, missing)
+		return
+	}
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	_, allowed, err := s.fileAllows(r, fileID, needRead)
+	switch {
+	case err != nil:
+		jobError(w, err)
+		return
+	case !allowed:
+		writeFailure(w, http.StatusNotFound, missing)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = io.WriteString(w, text)
 }
 
 // listRunning answers the queued and running executions of the files the

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"log"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -104,6 +106,8 @@ type run struct {
 	state    model.JobState
 	started  time.Time
 	progress float64 // fraction of the work done, 0..1
+
+	log runLog
 }
 
 // Open migrates the engine's tables, settles executions a previous process
@@ -231,6 +235,15 @@ func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars
 	e.active[id] = r
 	e.wg.Add(1)
 	e.mu.Unlock()
+	r.logf("queued %s by %s (%s)", f.Path, user, trigger)
+	if len(vars) > 0 {
+		names := make([]string, 0, len(vars))
+		for name := range vars {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		r.logf("variables: %s", strings.Join(names, ", "))
+	}
 	return r, nil
 }
 
@@ -321,6 +334,7 @@ func (u errUpstream) Error() string {
 // slot; on success the run holds a slot, which the caller releases.
 func (e *Engine) waitTurn(r *run) error {
 	for _, up := range r.after {
+		r.logf("waiting for upstream execution %d (%s)", up.id, up.file.Path)
 		select {
 		case <-up.done:
 		case <-r.ctx.Done():
@@ -352,6 +366,7 @@ func (e *Engine) start(r *run) (result, error) {
 	r.mu.Lock()
 	r.state, r.started = model.StateRunning, started
 	r.mu.Unlock()
+	r.logf("started %s", r.file.Path)
 	return e.work(r)
 }
 
@@ -392,6 +407,9 @@ func (e *Engine) finish(r *run, res result, err error) {
 			return
 		}
 	}
+	if err != nil && r.ctx.Err() == nil {
+		r.logf("ERROR %s", err)
+	}
 	if res.staged != nil {
 		res.staged.drop()
 	}
@@ -419,6 +437,7 @@ func (e *Engine) publish(r *run, state model.JobState, res result) error {
 	e.writes.Lock()
 	defer e.writes.Unlock()
 	stopped := time.Now()
+	r.logf("%s", endLine(state, res, ""))
 	tx, err := e.db.BeginTx(r.ctx, nil)
 	if err != nil {
 		return fmt.Errorf("publish execution %d: %w", r.id, err)
@@ -430,8 +449,8 @@ func (e *Engine) publish(r *run, state model.JobState, res result) error {
 		}
 	}
 	if _, err := tx.ExecContext(r.ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?, progress = 1,
-		success_count = ?, failure_count = ?, counters = ? WHERE id = ?`,
-		state, stopped.UnixMilli(), res.success, res.failure, string(counters), r.id); err != nil {
+		success_count = ?, failure_count = ?, counters = ?, log = ? WHERE id = ?`,
+		state, stopped.UnixMilli(), res.success, res.failure, string(counters), r.log.text(), r.id); err != nil {
 		return fmt.Errorf("publish execution %d: %w", r.id, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -450,8 +469,10 @@ func (e *Engine) publish(r *run, state model.JobState, res result) error {
 // start; only a closing engine gives up, and the next Open settles the row.
 func (e *Engine) settle(r *run, state model.JobState, reason string) {
 	stopped := time.Now().UnixMilli()
+	r.logf("%s", endLine(state, result{}, reason))
+	logText := r.log.text()
 	for wait := settleRetry; ; wait = min(2*wait, 2*time.Second) {
-		err := e.settleOnce(r.id, state, stopped, reason)
+		err := e.settleOnce(r.id, state, stopped, reason, logText)
 		if err == nil {
 			break
 		}
@@ -470,13 +491,13 @@ func (e *Engine) settle(r *run, state model.JobState, reason string) {
 // settleRetry is the first pause before settle tries a failed write again.
 const settleRetry = 50 * time.Millisecond
 
-func (e *Engine) settleOnce(id int64, state model.JobState, stopped int64, reason string) error {
+func (e *Engine) settleOnce(id int64, state model.JobState, stopped int64, reason, logText string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	e.writes.Lock()
 	defer e.writes.Unlock()
-	_, err := e.db.ExecContext(ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?, reason = ? WHERE id = ?`,
-		state, stopped, reason, id)
+	_, err := e.db.ExecContext(ctx, `UPDATE job_executions SET state = ?, stopped_ms = ?, reason = ?, log = ? WHERE id = ?`,
+		state, stopped, reason, logText, id)
 	return err
 }
 

@@ -32,6 +32,7 @@ func (e *Engine) export(r *run) (result, error) {
 	if err != nil {
 		return result{}, fmt.Errorf("%s: input %w", r.file.Path, err)
 	}
+	r.logf("writing the data of %s through connection %s", inputs[0].Path, conn.Path)
 	var expected int64
 	if err := e.db.QueryRowContext(r.ctx, `SELECT row_count FROM job_data WHERE table_name = ?`, table).Scan(&expected); err != nil {
 		return result{}, fmt.Errorf("%s: %w", r.file.Path, err)
@@ -62,6 +63,7 @@ func (e *Engine) export(r *run) (result, error) {
 	if err := os.Rename(tmp.Name(), target); err != nil {
 		return result{}, fmt.Errorf("%s: %w", r.file.Path, err)
 	}
+	r.logf("wrote %d records (%d bytes)", records, info.Size())
 	return result{
 		success: records,
 		counters: map[string]int64{

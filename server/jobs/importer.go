@@ -153,6 +153,7 @@ func (e *Engine) importData(r *run, previewOnly bool) (result, error) {
 	if conn == nil {
 		return result{}, fmt.Errorf("%s names no connection among its sources", r.file.Path)
 	}
+	r.logf("reading through connection %s", conn.Path)
 	preview, err := positiveProperty(cfg, propPreviewRecords, defaultPreviewRecords)
 	if err != nil {
 		return result{}, err
@@ -183,6 +184,10 @@ func (e *Engine) importData(r *run, previewOnly bool) (result, error) {
 	}
 	res.success, res.failure = sink.records, sink.dropped
 	res.warnings = sink.dropped > 0
+	r.logf("read %d records (%d bytes)", sink.records, sink.readSize)
+	if sink.dropped > 0 {
+		r.logf("WARN %d records did not fit the columns and were dropped", sink.dropped)
+	}
 	if previewOnly {
 		res.counters = map[string]int64{
 			model.CounterImportPreviewRecords: sink.records,

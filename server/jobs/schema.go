@@ -40,6 +40,8 @@ var migrations = []string{
 		deleted_ms   INTEGER
 	);
 	CREATE INDEX job_data_by_file ON job_data(file_id, execution_id);`,
+	// Each execution's log (GET /file-job), stored when it ends.
+	`ALTER TABLE job_executions ADD COLUMN log TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the engine's tables to the newest schema.

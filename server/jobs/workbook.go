@@ -51,12 +51,14 @@ func (e *Engine) runWorkbook(r *run) (result, error) {
 		if tables[i], err = e.latestData(r.ctx, in); err != nil {
 			return result{}, fmt.Errorf("%s: input %w", r.file.Path, err)
 		}
+		r.logf("input %s", in.Path)
 	}
 	columns, rows, err := e.queryInputs(r.ctx, inputs, tables, query, args)
 	if err != nil {
 		return result{}, fmt.Errorf("%s: %w", r.file.Path, err)
 	}
 	r.setProgress(0.5)
+	r.logf("the query returned %d rows of %d columns", len(rows), len(columns))
 	staged := e.newStagedTable(r.id)
 	res := result{staged: staged}
 	if err := staged.create(r.ctx, columns); err != nil {
