@@ -85,7 +85,9 @@ func (c *Client) download(ctx context.Context, r request, dst io.Writer, progres
 // path that does not exist is created). size is the archive's length in
 // bytes, or -1 when unknown (then it is sent chunked and progress has no total).
 // A conflict with existing files without RestoreOverwrite is an *Error for
-// which IsConflict is true. An empty answer gives a zero RestoreResult.
+// which IsConflict is true. A success the server does not describe in this
+// server's shape (an empty, text or other JSON answer, as the real platform
+// may send) gives a result with status success and Restored nil.
 func (c *Client) Restore(ctx context.Context, folder Ref, archive io.Reader, size int64, flags RestoreFlags, progress ProgressFunc) (model.RestoreResult, error) {
 	var result model.RestoreResult
 	path, err := refPath(foldersPath, folder, "/restore")
@@ -108,7 +110,12 @@ func (c *Client) Restore(ctx context.Context, folder Ref, archive io.Reader, siz
 	if err != nil {
 		return result, &Error{Op: r.op(), Status: resp.StatusCode, Reason: "answer cut short", Err: err}
 	}
-	_, err = c.decode(r.op(), resp, answer, &result, false)
+	present, err := c.decode(r.op(), resp, answer, &result, false)
+	if err == nil && (!present || result.Status == "") {
+		// A success the server did not describe (the real platform's answer
+		// is not this shape): Restored stays nil, so nothing is claimed.
+		result = model.RestoreResult{Status: model.StatusSuccess}
+	}
 	return result, err
 }
 

@@ -260,7 +260,11 @@ func (c *Client) call(ctx context.Context, method, path, query string, in, out a
 	return c.decode(r.op(), resp, body, out, needBody)
 }
 
-// decode reads a 2xx answer's body into out.
+// decode reads a 2xx answer's body into out and reports whether it held
+// one. A failure body is an error. Where no body is needed (writes), an
+// answer that is empty, not JSON, or JSON of another shape is a success
+// without a body: the real platform answers some writes with text or with
+// JSON of its own.
 func (c *Client) decode(op string, resp *http.Response, body []byte, out any, needBody bool) (bool, error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
@@ -270,6 +274,9 @@ func (c *Client) decode(op string, resp *http.Response, body []byte, out any, ne
 		return false, nil
 	}
 	if trimmed[0] != '{' && trimmed[0] != '[' {
+		if !needBody {
+			return false, nil
+		}
 		return true, &Error{Op: op, Status: resp.StatusCode, Reason: c.describeAnswer(resp.Header.Get("Content-Type"), body)}
 	}
 	if f, ok := failureOf(trimmed); ok {
@@ -279,6 +286,9 @@ func (c *Client) decode(op string, resp *http.Response, body []byte, out any, ne
 		return true, nil
 	}
 	if err := json.Unmarshal(trimmed, out); err != nil {
+		if !needBody {
+			return false, nil
+		}
 		return true, &Error{Op: op, Status: resp.StatusCode, Reason: fmt.Sprintf("answer does not decode as %T", out), Err: err}
 	}
 	return true, nil

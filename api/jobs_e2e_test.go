@@ -506,13 +506,18 @@ func TestJobPermissionsAndFailures(t *testing.T) {
 	ctx := context.Background()
 	orders := api.Path("/Data/ImportJobs/Orders.imp")
 	hidden := api.Path("/Exports/Sales by Region.exp")
+	// A file the caller sees but may not run is worded as the platform does.
+	platformWording := func(err error) bool {
+		return api.IsFailure(err) && strings.Contains(err.Error(), "File doesn't exist or isn't accessible with current permissions")
+	}
 	checks := []struct {
 		name  string
 		call  func() error
 		wants func(error) bool
 	}{
 		{"viewer reads a status", func() error { _, err := p.viewer.JobStatus(ctx, orders); return err }, isNil},
-		{"viewer triggers", func() error { _, err := p.viewer.TriggerJob(ctx, orders); return err }, api.IsFailure},
+		{"viewer triggers", func() error { _, err := p.viewer.TriggerJob(ctx, orders); return err }, platformWording},
+		{"viewer stops", func() error { return p.viewer.StopJob(ctx, orders) }, platformWording},
 		{"viewer reads a hidden status", func() error { _, err := p.viewer.JobStatus(ctx, hidden); return err }, api.IsFailure},
 		{"missing file", func() error { _, err := p.admin.JobStatus(ctx, api.Path("/Data/nope.imp")); return err }, api.IsFailure},
 		{"trigger a connection", func() error { _, err := p.admin.TriggerJob(ctx, api.Path(localFiles)); return err }, api.IsFailure},

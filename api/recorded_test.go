@@ -279,6 +279,25 @@ func TestRecordedExchanges(t *testing.T) {
 			want: (*model.Owner)(nil),
 		},
 		{
+			name: "change owner takes a text answer as success",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return c.ChangeOwner(ctx, api.FileID(4), "analyst")
+			},
+			answer: answer{ctype: "text/plain", body: "OK"},
+			method: "PUT", uri: "/api/filesystem/folders/4/permission/owner", sentJSON: `{"owner":"analyst"}`,
+			want: (*model.Owner)(nil),
+		},
+		{
+			name: "change others takes JSON of another shape as success",
+			call: func(ctx context.Context, c *api.Client) (any, error) {
+				return c.ChangeOthersPermission(ctx, api.FileID(4), model.Flags{Readable: true})
+			},
+			answer: answer{body: `{"readable":"yes"}`},
+			method: "PUT", uri: "/api/filesystem/folders/4/permission/others",
+			sentJSON: `{"executable":false,"readable":true,"writable":false}`,
+			want:     (*model.OthersPermission)(nil),
+		},
+		{
 			name: "create group permission",
 			call: func(ctx context.Context, c *api.Client) (any, error) {
 				return c.CreateGroupPermission(ctx, api.FileID(4), "dasuser", model.Flags{Executable: true, Readable: true, Writable: true})

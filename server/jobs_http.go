@@ -160,7 +160,7 @@ func (s *Server) jobFileFor(w http.ResponseWriter, r *http.Request, n need) (sto
 		jobError(w, err)
 		return store.File{}, false
 	case !n.allowedBy(rights):
-		jobFailure(w, fmt.Sprintf("%s: %s permission required", f.Path, n))
+		jobFailure(w, notAccessible) // as the platform words it for a file the caller may see but not run
 		return store.File{}, false
 	}
 	return f, true

@@ -3,12 +3,16 @@ package connections
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 func TestErrorReason(t *testing.T) {
@@ -35,5 +39,49 @@ func TestErrorReason(t *testing.T) {
 				t.Errorf("errorReason = %q names a status that never came", got)
 			}
 		})
+	}
+}
+
+// TestGraphOfAGoneConnection: the dependency endpoint answers 404 for a
+// connection deleted since the list was read; the graph says so, and does
+// not take the 404 for a platform without its governance plug-in.
+func TestGraphOfAGoneConnection(t *testing.T) {
+	client := demoClient(t)
+	ctx := context.Background()
+	list, err := client.Connections(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range list {
+		if e.Path == "/Data/Connections/MYSQL_QA1.dst" {
+			if err := client.DeleteConnection(ctx, e.ID); err != nil {
+				t.Fatal(err)
+			}
+			p := withList(newTestPane(client, 100, 20, false), []model.ConnectionEntry{e})
+			other := drive(p, keys(p, "enter"))
+			if p.graph == nil || p.graph.unsupported != nil || strings.Contains(plain(p.View()), "plug-in") {
+				t.Fatalf("the graph of a deleted connection blames a missing plug-in:\n%s", plain(p.View()))
+			}
+			if len(other) == 0 || !strings.Contains(fmt.Sprint(other), "404") {
+				t.Fatalf("messages %v, want the 404 reported", other)
+			}
+			return
+		}
+	}
+	t.Fatal("no MYSQL_QA1 in the demo")
+}
+
+// TestGraphWithoutThePlugin: a platform without the governance plug-in
+// answers 404 on every dependency address; the graph explains that.
+func TestGraphWithoutThePlugin(t *testing.T) {
+	client := api.New(servertest.Start(t, server.Config{DemoData: true}, servertest.Lacking("/api/connections/")).URL, "admin", "admin")
+	list, err := client.Connections(context.Background())
+	if err != nil || len(list) == 0 {
+		t.Fatalf("list %v, %v", list, err)
+	}
+	p := withList(newTestPane(client, 100, 20, false), list[:1])
+	drive(p, keys(p, "enter"))
+	if p.graph == nil || p.graph.unsupported == nil || !strings.Contains(plain(p.View()), "plug-in") {
+		t.Fatalf("a platform without the plug-in is not explained:\n%s", plain(p.View()))
 	}
 }

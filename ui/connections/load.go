@@ -262,6 +262,7 @@ type levelRequest struct {
 	kind      model.Kind
 	id        int64
 	direction string
+	root      bool
 }
 
 // readLevel reads the dependencies of the graph's next level, one level at
@@ -286,7 +287,7 @@ func (p *Pane) readLevel(g *graph) tea.Cmd {
 	reqs := make([]levelRequest, len(nodes))
 	for i, n := range nodes {
 		n.state = loading
-		reqs[i] = levelRequest{kind: n.kind, id: n.dep.ID, direction: n.direction}
+		reqs[i] = levelRequest{kind: n.kind, id: n.dep.ID, direction: n.direction, root: n.depth == 0}
 	}
 	g.reading = true
 	connID, gen := g.connID, g.gen
@@ -298,6 +299,13 @@ func (p *Pane) readLevel(g *graph) tea.Cmd {
 			r := reqs[i]
 			deps[i], errs[i] = client.Dependencies(ctx, r.kind, r.id,
 				api.DependencyQuery{Direction: r.direction, Level: 1})
+			if r.root && r.kind == model.KindConnection && api.IsNotFound(errs[i]) {
+				// The platform answers 404 without its plug-in, and for a
+				// connection that is gone: its read tells the two apart.
+				if _, err := client.Connection(ctx, r.id); api.IsNotFound(err) {
+					errs[i] = goneError{errs[i]}
+				}
+			}
 		})
 		return levelMsg{connID: connID, gen: gen, nodes: nodes, deps: deps, errs: errs}
 	})

@@ -123,8 +123,15 @@ func (m deletedMsg) Failure() error { return m.err }
 
 // noDependencyEndpoint reports whether err means the server offers no
 // dependency endpoint: the real platform without its governance plug-in
-// answers 404 or 501 there.
+// answers 404 or 501 there. A 404 for a connection that is gone is not that.
 func noDependencyEndpoint(err error) bool {
 	var apiErr *api.Error
-	return errors.As(err, &apiErr) && (apiErr.Status == 404 || apiErr.Status == 501)
+	var gone goneError
+	return errors.As(err, &apiErr) && (apiErr.Status == 404 || apiErr.Status == 501) && !errors.As(err, &gone)
 }
+
+// goneError is a 404 of the dependency endpoint for a connection that its
+// own read does not find either: the endpoint is there, the connection is not.
+type goneError struct{ error }
+
+func (e goneError) Unwrap() error { return e.error }

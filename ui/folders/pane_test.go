@@ -300,3 +300,20 @@ func TestRefreshWithARenameUnderAFilter(t *testing.T) {
 		t.Errorf("after a read in another order the rows are %v", names)
 	}
 }
+
+func TestRestoredGist(t *testing.T) {
+	tests := []struct {
+		name   string
+		result model.RestoreResult
+		want   string
+	}{
+		{"listed", model.RestoreResult{Restored: []string{"/A.dst"}, Skipped: []model.SkippedFile{}}, "restored 1 file, skipped 0"},
+		{"listed empty", model.RestoreResult{Restored: []string{}}, "restored 0 files, skipped 0"},
+		{"not listed by the server", model.RestoreResult{Status: model.StatusSuccess}, "restored (the server did not list the files)"},
+	}
+	for _, tt := range tests {
+		if got := restoredGist(tt.result); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

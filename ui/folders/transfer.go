@@ -425,6 +425,9 @@ func (d *transferDialog) restoreSummary(inner int) []string {
 	for _, s := range r.Skipped {
 		lines = append(lines, ansi.Truncate("  skipped "+s.Path+": "+s.Reason, inner, "…"))
 	}
+	for _, k := range r.KeptHidden {
+		lines = append(lines, ansi.Truncate("  kept "+k.Path+": "+k.Reason, inner, "…"))
+	}
 	return lines
 }
 
@@ -438,7 +441,11 @@ func (d *transferDialog) ShortHelp() []key.Binding {
 
 func (d *transferDialog) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
-// restoredGist says what a restore did: "restored 1 file, skipped 0".
+// restoredGist says what a restore did: "restored 1 file, skipped 0", or
+// only that it succeeded when the server did not list what it restored.
 func restoredGist(r model.RestoreResult) string {
+	if r.Restored == nil {
+		return "restored (the server did not list the files)"
+	}
 	return fmt.Sprintf("restored %s, skipped %d", common.Plural(len(r.Restored), "file"), len(r.Skipped))
 }
