@@ -55,21 +55,31 @@ type consoleOpts struct {
 	// panes, when set, replaces the default panes of the test console (the
 	// jobs pane's own goldens plug it in).
 	panes func(ctx *common.Context) []common.Pane
+	// seed, when set, adds to the demo data before the console starts.
+	seed func(srv *server.Server, url string)
 }
 
 // snapshotTimeout is generous: the machine running the tests may be busy.
 // The responsiveness test measures the answer time itself.
 const snapshotTimeout = 5 * time.Second
 
-// snapshotMsg asks the program for the screen as an ASCII terminal shows it.
-type snapshotMsg struct{ screen chan string }
+// snapshotMsg asks the program for the screen as an ASCII terminal shows
+// it, or with raw the frame as the program would write it.
+type snapshotMsg struct {
+	screen chan string
+	raw    bool
+}
 
 // probe wraps the root model to answer snapshotMsg.
 type probe struct{ *Model }
 
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if s, ok := msg.(snapshotMsg); ok {
-		s.screen <- asciiScreen(p.Render())
+		if s.raw {
+			s.screen <- p.Render()
+		} else {
+			s.screen <- asciiScreen(p.Render())
+		}
 		return p, nil
 	}
 	_, cmd := p.Model.Update(msg)
@@ -97,7 +107,11 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 	if o.width == 0 {
 		o.width, o.height = 100, 30
 	}
-	url := demoServer(t, o.wrap)
+	pl := servertest.Start(t, server.Config{DataDir: t.TempDir(), DemoData: true}, o.wrap)
+	url := pl.URL
+	if o.seed != nil {
+		o.seed(pl.Server, url)
+	}
 	// The header shows a fixed name: the test server's port changes each run.
 	ctx := common.NewContext(api.New(url, o.user, o.password), "http://dap.test", o.user, "", o.readOnly)
 	ctx.Now = func() time.Time { return fixedNow }
@@ -127,8 +141,20 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 // does not answer within snapshotTimeout (an Update that blocks).
 func (c *console) screen() string {
 	c.t.Helper()
+	return c.snapshot(false)
+}
+
+// frame returns the current frame as the program would write it, escape
+// sequences and all.
+func (c *console) frame() string {
+	c.t.Helper()
+	return c.snapshot(true)
+}
+
+func (c *console) snapshot(raw bool) string {
+	c.t.Helper()
 	ch := make(chan string, 1)
-	c.tm.Send(snapshotMsg{screen: ch})
+	c.tm.Send(snapshotMsg{screen: ch, raw: raw})
 	select {
 	case s := <-ch:
 		return s

@@ -36,7 +36,7 @@ func (l *messageLog) add(at time.Time, msg common.StatusMsg) {
 	if len(l.entries) == keptMessages {
 		l.entries = append(l.entries[:0], l.entries[1:]...)
 	}
-	l.entries = append(l.entries, logEntry{at: at, level: msg.Level, text: msg.Text})
+	l.entries = append(l.entries, logEntry{at: at, level: msg.Level, text: common.Clean(msg.Text)})
 }
 
 // logDialog shows the message log, newest first, each message whole.

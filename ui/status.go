@@ -23,7 +23,7 @@ type statusExpiredMsg struct{ seq int }
 
 func (s *status) set(msg common.StatusMsg) tea.Cmd {
 	s.seq++
-	s.level, s.text = msg.Level, msg.Text
+	s.level, s.text = msg.Level, common.Clean(msg.Text) // errors quote what a server said
 	if msg.Level == common.LevelError {
 		return nil
 	}

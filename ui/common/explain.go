@@ -10,8 +10,13 @@ import (
 // Explain says what went wrong with an action in words an admin reads at a
 // glance: a 403, 404 or 409 as what it means, another refusal by the
 // server's reason, an unreachable server as such, anything else as the
-// error reads. It never quotes credentials (api errors carry none).
+// error reads. It never quotes credentials (api errors carry none). What the
+// server said is cleaned (Clean) for the terminal.
 func Explain(action string, err error) string {
+	return Clean(explain(action, err))
+}
+
+func explain(action string, err error) string {
 	var apiErr *api.Error
 	if !errors.As(err, &apiErr) {
 		return fmt.Sprintf("%s: %v", action, err)

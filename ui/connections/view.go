@@ -154,17 +154,18 @@ func (p *Pane) row(e *entry, c columns, selected bool, sym theme.GraphSymbols) s
 	return st.Row.Render(text)
 }
 
-// cells lays four values out in the columns, each cut to fit.
+// cells lays four values from the server out in the columns, each cleaned
+// for the terminal and cut to fit.
 func cells(c columns, name, typ, path, desc string) string {
-	return fit(name, c.name) + " " + fit(typ, c.typ) + " " + fit(path, c.path) + " " + ansi.Truncate(desc, c.desc, "…")
+	return fit(name, c.name) + " " + fit(typ, c.typ) + " " + fit(path, c.path) + " " + ansi.Truncate(common.Clean(desc), c.desc, "…")
 }
 
-func fit(s string, w int) string { return common.PadRight(ansi.Truncate(s, w, "…"), w) }
+func fit(s string, w int) string { return common.PadRight(ansi.Truncate(common.Clean(s), w, "…"), w) }
 
 func (p *Pane) detailsView() []string {
 	st := p.ctx.Styles
 	d := p.details
-	lines := []string{st.PaneTitle.Render("Details") + " " + st.Label.Render(ansi.Truncate(d.path, max(0, p.width-8), "…"))}
+	lines := []string{st.PaneTitle.Render("Details") + " " + st.Label.Render(ansi.Truncate(common.Clean(d.path), max(0, p.width-8), "…"))}
 	switch {
 	case d.conn == nil && d.err != nil:
 		return append(lines, st.Empty.Render("could not read it (r reads again)"))
@@ -196,7 +197,7 @@ func (p *Pane) detailsBody(c model.Connection) []string {
 		labelW = max(labelW, ansi.StringWidth(k)+2)
 	}
 	render := func(label, value string) string {
-		return ansi.Truncate(st.Label.Render(common.PadRight(label, labelW))+" "+st.Value.Render(value), p.width, "…")
+		return ansi.Truncate(st.Label.Render(common.PadRight(common.Clean(label), labelW))+" "+st.Value.Render(common.Clean(value)), p.width, "…")
 	}
 	out := make([]string, 0, len(fields)+len(keys)+2)
 	for _, f := range fields {
@@ -225,7 +226,7 @@ func (p *Pane) graphView() []string {
 		level = fmt.Sprintf("level %d", p.level)
 	}
 	title := st.PaneTitle.Render("Dependencies") + " " +
-		st.Label.Render(ansi.Truncate(g.path+" · "+level+" (+/- deeper/shallower, r refreshes)", max(0, p.width-13), "…"))
+		st.Label.Render(ansi.Truncate(common.Clean(g.path)+" · "+level+" (+/- deeper/shallower, r refreshes)", max(0, p.width-13), "…"))
 	legend := fmt.Sprintf("%s connection %s import job %s data link %s workbook %s export %s infographic %s drawn elsewhere",
 		sym.Connection, sym.ImportJob, sym.DataLink, sym.Workbook, sym.ExportJob, sym.Infographic, sym.Repeat)
 	lines := []string{title, st.Label.Render(ansi.Truncate(legend, p.width, "…"))}
@@ -280,7 +281,7 @@ func (p *Pane) graphLine(l line, selected bool, sym theme.GraphSymbols) string {
 		if l.last {
 			branch = sym.Last
 		}
-		text = l.guides + branch + kindSymbol(sym, n.kind) + " " + n.dep.File.Path
+		text = l.guides + branch + kindSymbol(sym, n.kind) + " " + common.Clean(n.dep.File.Path)
 		if n.repeat {
 			text += " " + sym.Repeat
 		}
@@ -309,7 +310,7 @@ func (p *Pane) stateNote(n *node, heading bool) string {
 	case loading:
 		return " " + strings.TrimSpace(p.ctx.Spinner+" reading…")
 	case loadFailed:
-		return " " + p.ctx.Styles.Symbols.Error + " " + errorReason(n.err)
+		return " " + p.ctx.Styles.Symbols.Error + " " + common.Clean(errorReason(n.err))
 	case loaded:
 		if heading {
 			if len(n.children) == 0 {

@@ -29,10 +29,15 @@ type Confirm struct {
 }
 
 // NewConfirm returns a confirmation that sends yes when accepted and nothing
-// when refused.
+// when refused. Title and body name files as a server does, so each of
+// their lines is cleaned for the terminal.
 func NewConfirm(ctx *common.Context, title, body, yesLabel string, danger bool, yes tea.Msg) *Confirm {
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		lines[i] = common.Clean(l)
+	}
 	return &Confirm{
-		ctx: ctx, title: title, body: body, yesLabel: yesLabel, danger: danger, yes: yes,
+		ctx: ctx, title: common.Clean(title), body: strings.Join(lines, "\n"), yesLabel: yesLabel, danger: danger, yes: yes,
 		focusYes: !danger,
 		yesKey:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", yesLabel)),
 		noKey:    key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),

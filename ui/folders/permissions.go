@@ -349,7 +349,7 @@ func (e *permEditor) confirmDelete() tea.Cmd {
 
 func (e *permEditor) view() string {
 	st := e.ctx.Styles
-	title := "Permissions of " + e.path
+	title := "Permissions of " + common.Clean(e.path)
 	if e.ctx.ReadOnly {
 		title += " · " + st.Symbols.ReadOnly
 	}
@@ -373,11 +373,11 @@ func (e *permEditor) view() string {
 		}
 		return "  "
 	}
-	owner := st.Value.Render(e.perm.Owner)
+	owner := st.Value.Render(common.Clean(e.perm.Owner))
 	if e.editingOwner {
 		owner = e.owner.View()
 	} else if e.row == rowOwner {
-		owner = st.FieldFocused.Render(e.perm.Owner) + st.Label.Render("  (enter edits)")
+		owner = st.FieldFocused.Render(common.Clean(e.perm.Owner)) + st.Label.Render("  (enter edits)")
 	}
 	lines = append(lines, cursor(rowOwner)+st.Label.Render(common.PadRight("owner", nameW))+" "+owner, "")
 	header := "  " + common.PadRight("", nameW)
@@ -388,7 +388,7 @@ func (e *permEditor) view() string {
 	lines = append(lines, cursor(rowOthers)+common.PadRight("others", nameW)+e.flagCells(rowOthers, model.Flags(e.perm.Others)))
 	for i, g := range e.groups {
 		row := firstGroupRow + i
-		name := ansi.Truncate("group "+g.Name, nameW, "…")
+		name := ansi.Truncate("group "+common.Clean(g.Name), nameW, "…")
 		lines = append(lines, cursor(row)+common.PadRight(name, nameW)+e.flagCells(row, g.Flags))
 	}
 	if len(e.groups) == 0 {

@@ -347,7 +347,7 @@ func (d *transferDialog) View() string {
 	st := d.ctx.Styles
 	box := st.Dialog
 	inner := max(10, min(64, d.width-box.GetHorizontalFrameSize()))
-	lines := []string{st.DialogTitle.Render(ansi.Truncate(d.title, inner, "…")), st.Label.Render(ansi.Truncate(d.file, inner, "…")), ""}
+	lines := []string{st.DialogTitle.Render(ansi.Truncate(common.Clean(d.title), inner, "…")), st.Label.Render(ansi.Truncate(common.Clean(d.file), inner, "…")), ""}
 	d.bar.SetWidth(inner)
 	switch {
 	case !d.finished:
@@ -406,14 +406,14 @@ func (m transferDone) failure() []string {
 			reason = strings.TrimRight(reason[:at], ": ")
 		}
 	}
-	lines := []string{fmt.Sprintf("%s refused (%d): %s", verb, apiErr.Status, reason)}
+	lines := []string{fmt.Sprintf("%s refused (%d): %s", verb, apiErr.Status, common.Clean(reason))}
 	const shown = 5
 	for i, p := range apiErr.Paths {
 		if i == shown {
 			lines = append(lines, fmt.Sprintf("  … and %d more", len(apiErr.Paths)-shown))
 			break
 		}
-		lines = append(lines, "  "+p)
+		lines = append(lines, "  "+common.Clean(p))
 	}
 	return lines
 }
@@ -423,7 +423,7 @@ func (d *transferDialog) restoreSummary(inner int) []string {
 	r := d.outcome.result
 	lines := []string{st.StatusNotice.Render(st.Symbols.Notice + " " + restoredGist(r))}
 	for _, s := range r.Skipped {
-		lines = append(lines, ansi.Truncate("  skipped "+s.Path+": "+s.Reason, inner, "…"))
+		lines = append(lines, ansi.Truncate("  skipped "+common.Clean(s.Path)+": "+common.Clean(s.Reason), inner, "…"))
 	}
 	for _, k := range r.KeptHidden {
 		lines = append(lines, ansi.Truncate("  kept "+k.Path+": "+k.Reason, inner, "…"))

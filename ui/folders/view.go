@@ -115,6 +115,7 @@ func (p *Pane) renderBreadcrumbs(n *node, width int) string {
 	crumbs := n.crumbs()
 	parts := make([]string, len(crumbs))
 	for i, c := range crumbs {
+		c = common.Clean(c)
 		if i == len(crumbs)-1 {
 			parts[i] = st.BreadcrumbCurrent.Render(c)
 		} else {
@@ -172,7 +173,7 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 	if n.marked {
 		mark = sym.Marked + " "
 	}
-	name := n.name
+	name := common.Clean(n.name)
 	if n.parent != nil {
 		name += "/"
 	}

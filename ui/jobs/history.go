@@ -184,7 +184,7 @@ func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 func (p *Pane) historyView() string {
 	h, st := p.history, p.ctx.Styles
 	var b strings.Builder
-	title := fmt.Sprintf("History of %s (configuration %d)", h.label, h.configID)
+	title := fmt.Sprintf("History of %s (configuration %d)", common.Clean(h.label), h.configID)
 	b.WriteString(st.PaneTitle.Render(title))
 	page := fmt.Sprintf("   executions %d–%d", h.start+1, h.start+len(h.entries))
 	if len(h.entries) == 0 {
@@ -240,7 +240,7 @@ func (p *Pane) detailsView() string {
 	b.WriteString(p.stateCell(x.JobStatus, 30, false))
 	b.WriteByte('\n')
 	field("configuration", strconv.FormatInt(x.JobConfigurationID, 10))
-	field("file", fmt.Sprintf("%d  %s", x.File.ID, x.File.UUID))
+	field("file", fmt.Sprintf("%d  %s", x.File.ID, common.Clean(x.File.UUID)))
 	field("started", formatTime(x.StartTime))
 	field("stopped", formatTime(x.StopTime))
 	field("duration", runDuration(x.StartTime, x.StopTime))
@@ -255,13 +255,13 @@ func (p *Pane) detailsView() string {
 	width := len("counter")
 	for name := range x.Counters {
 		names = append(names, name)
-		width = max(width, len(name))
+		width = max(width, len(common.Clean(name)))
 	}
 	slices.Sort(names)
 	b.WriteString(st.Label.Render(padRight("counter", width+2) + fmt.Sprintf("%15s", "value")))
 	b.WriteByte('\n')
 	for _, name := range names {
-		b.WriteString(padRight(name, width+2) + fmt.Sprintf("%15s", groupDigits(x.Counters[name])))
+		b.WriteString(padRight(common.Clean(name), width+2) + fmt.Sprintf("%15s", groupDigits(x.Counters[name])))
 		b.WriteByte('\n')
 	}
 	return b.String()

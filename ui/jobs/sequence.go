@@ -234,7 +234,7 @@ func (p *Pane) planView() string {
 	b.WriteString("\n\n")
 	nameWidth := 12
 	for _, e := range pl.entries {
-		nameWidth = max(nameWidth, min(40, len(e.JobConfigurationName)))
+		nameWidth = max(nameWidth, min(40, len(common.Clean(e.JobConfigurationName))))
 	}
 	b.WriteString(st.Label.Render(fmt.Sprintf("  %-3s %s  %-7s %-8s %s", "#", padRight("job", nameWidth), "config", "exec", "state")))
 	b.WriteByte('\n')
@@ -244,7 +244,7 @@ func (p *Pane) planView() string {
 			exec = "#" + strconv.FormatInt(e.JobExecutionID, 10)
 			state = p.stateCell(pl.states[e.JobExecutionID], 30, false)
 		}
-		fmt.Fprintf(&b, "  %-3d %s  %-7d %-8s %s\n", i+1, padRight(e.JobConfigurationName, nameWidth),
+		fmt.Fprintf(&b, "  %-3d %s  %-7d %-8s %s\n", i+1, padRight(common.Clean(e.JobConfigurationName), nameWidth),
 			e.JobConfigurationID, exec, state)
 	}
 	return b.String()

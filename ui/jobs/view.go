@@ -243,10 +243,11 @@ func (p *Pane) rowPrefix(r *row, selected bool) string {
 }
 
 func (p *Pane) rowCells(r *row, now time.Time) rowCells {
-	c := rowCells{file: r.job.FileName, state: stateText(r.state, p.ctx.Styles.Symbols), user: r.user,
-		exec: "#" + strconv.FormatInt(r.job.JobExecutionID, 10), job: r.job.JobName}
+	// Names come from the server: cleaned for the terminal.
+	c := rowCells{file: common.Clean(r.job.FileName), state: stateText(r.state, p.ctx.Styles.Symbols), user: common.Clean(r.user),
+		exec: "#" + strconv.FormatInt(r.job.JobExecutionID, 10), job: common.Clean(r.job.JobName)}
 	if c.job == "" {
-		c.job = strings.TrimSuffix(r.job.FileName, fileExt(r.job.FileName))
+		c.job = strings.TrimSuffix(c.file, fileExt(c.file))
 	}
 	if c.user == "" {
 		c.user = unknownUser
@@ -307,7 +308,7 @@ func stateText(s model.JobState, sym theme.Symbols) string {
 	case "":
 		return "? unknown"
 	}
-	return "? " + string(s)
+	return "? " + common.Clean(string(s))
 }
 
 func stateStyle(st *theme.Styles, s model.JobState) lipgloss.Style {

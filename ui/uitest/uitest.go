@@ -3,7 +3,9 @@
 package uitest
 
 import (
+	"fmt"
 	"reflect"
+	"regexp"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -63,4 +65,36 @@ func Expand(cmd tea.Cmd) []tea.Msg {
 		return nil
 	}
 	return []tea.Msg{msg}
+}
+
+// sgr matches the select-graphic-rendition sequences the console's own
+// styles draw with; nothing else that acts on a terminal belongs in a frame.
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// Controls returns what in a frame, its own styles aside, would act on a
+// terminal instead of showing: C0 and C1 controls but the newline, ESC,
+// DEL and the bidirectional controls, each with a little of its context.
+func Controls(frame string) []string {
+	plain := sgr.ReplaceAllString(frame, "")
+	var found []string
+	for i, r := range plain {
+		if r != '\n' && (r < 0x20 || (r >= 0x7f && r < 0xa0) || r == 0x061c || r == 0x200e || r == 0x200f ||
+			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)) {
+			found = append(found, fmt.Sprintf("%U in %q", r, plain[max(0, i-20):min(len(plain), i+20)]))
+		}
+	}
+	return found
+}
+
+// Hostile are the strings a hostile server sent in names, paths,
+// descriptions and reasons, each of which reached the terminal before the
+// console cleaned what it draws (common.Clean): an OSC 8 hyperlink, a
+// title, DCS, C1 CSI, a right-to-left override, a carriage return.
+var Hostile = []string{
+	"\x1b]8;;https:evil.example\x1b\\link\x1b]8;;\x1b\\",
+	"\x1b]0;owned\x07",
+	"\x1bP+q544e\x1b\\",
+	"\u009b2J",
+	"\u202Egpj.exe",
+	"ok\rFAILED",
 }

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/store"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
+)
+
+// seedHostile puts files named and described with every hostile string of
+// uitest.Hostile straight into the store (the server refuses such names
+// through its interface): a folder, a connection and an import job reading
+// from it for each, the imports kept running so the dashboard lists them.
+func seedHostile(t *testing.T) func(srv *server.Server, url string) {
+	return func(srv *server.Server, url string) {
+		ctx := context.Background()
+		filesURL := "file://" + filepath.ToSlash(server.FilesDir(srv.Store().Dir())) + "/"
+		err := srv.Store().InTx(ctx, func(tx *store.Tx) error {
+			for i, h := range uitest.Hostile {
+				name := fmt.Sprintf("%d %s", i, h)
+				if _, err := tx.CreateFile(ctx, store.NewFile{Path: "/Data/" + name, OwnerID: 1}); err != nil {
+					return err
+				}
+				conn := &model.Configuration{Version: "1", TypeID: "das.FileSystemDataStoreType", File: model.FileInfo{Description: "hostile " + h},
+					Properties: map[string][]string{model.PropConnectionURL: {filesURL}}}
+				if _, err := tx.CreateFile(ctx, store.NewFile{Path: "/Data/Connections/" + name + ".dst", OwnerID: 1, Config: conn}); err != nil {
+					return err
+				}
+				imp := &model.Configuration{Version: "1", TypeID: "das.CsvImportJobType", File: model.FileInfo{Description: "hostile " + h},
+					Properties: map[string][]string{"path": {"events.csv"}, "format": {"csv"}, "pace.rowsPerSecond": {"50"}},
+					Sources:    []model.SourceRef{{Path: "/Data/Connections/" + name + ".dst"}}}
+				if _, err := tx.CreateFile(ctx, store.NewFile{Path: "/Data/ImportJobs/" + name + ".imp", OwnerID: 1, Config: imp}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		client := api.New(url, "admin", "admin")
+		for i, h := range uitest.Hostile {
+			if _, err := client.TriggerJob(ctx, api.Path(fmt.Sprintf("/Data/ImportJobs/%d %s.imp", i, h))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestNoTerminalInjection feeds every hostile string of uitest.Hostile
+// through every pane (the folder tree, breadcrumbs and permissions; the
+// connections list, details and graph; the jobs dashboard, history and
+// details) and the status line: no frame holds anything that acts on a
+// terminal but the console's own styles.
+func TestNoTerminalInjection(t *testing.T) {
+	c := startConsole(t, consoleOpts{width: 160, height: 50, seed: seedHostile(t),
+		panes: func(ctx *common.Context) []common.Pane { return defaultPanes(ctx) }})
+	clean := func(where string) {
+		t.Helper()
+		if found := uitest.Controls(c.frame()); len(found) > 0 {
+			t.Errorf("%s: the frame holds %d control(s), first %s", where, len(found), found[0])
+		}
+	}
+	c.waitFor("Data")
+	c.keys(":")
+	c.typeText("cd /Data")
+	c.keys("enter")
+	c.waitFor("› Data")
+	c.keys("right")
+	c.waitFor("0 ")
+	clean("folder tree")
+	c.keys("j")
+	clean("breadcrumbs")
+	c.keys("p")
+	c.waitFor("Permissions of")
+	clean("permissions")
+	c.keys("esc", "2")
+	c.waitFor("hostile")
+	clean("connections list")
+	c.keys("i")
+	c.waitFor("description")
+	clean("connection details")
+	c.keys("esc", "enter")
+	c.waitFor("Dependencies")
+	c.waitFor("ImportJobs")
+	clean("dependency graph")
+	c.keys("esc", "3")
+	c.waitFor(".imp")
+	clean("jobs dashboard")
+	c.keys("enter")
+	c.waitFor("History of")
+	c.waitFor("#")
+	clean("job history")
+	c.keys("enter")
+	c.waitFor("Execution #")
+	clean("execution details")
+	c.keys("esc", "esc", "2")
+	c.waitFor("DESCRIPTION")
+	c.keys("d")
+	c.waitFor("[y] delete")
+	clean("delete confirmation")
+	c.keys("y")
+	c.waitFor("409")
+	clean("status line")
+}
