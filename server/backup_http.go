@@ -12,9 +12,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
@@ -323,9 +325,10 @@ func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backup
 	w.WriteHeader(http.StatusOK)
 	buf := bufio.NewWriterSize(w, 64<<10)
 	zw := archive.NewWriter(buf, metaSections(plan.flags))
-	withGroups := plan.flags[model.FlagIncludeGroupPermissions] || plan.flags[model.FlagIncludeDataPermissions]
-	for start := 0; start < len(plan.files); start += exportBatch {
-		batch, err := s.store.ExportBatch(r.Context(), plan.files[start:min(start+exportBatch, len(plan.files))], plan.sources, withGroups)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel() // a failed write stops the reading ahead
+	for batch := range s.prepareBatches(ctx, plan) {
+		err := batch.err
 		if err == nil {
 			err = plan.write(zw, batch)
 		}
@@ -346,22 +349,84 @@ func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backup
 // exportBatch is how many files a backup reads from the store at once.
 const exportBatch = 500
 
-// write adds a batch of files to the archive.
-func (p backupPlan) write(zw *archive.Writer, batch []store.Exported) error {
-	for _, e := range batch {
-		rel := strings.TrimPrefix(strings.TrimPrefix(e.File.Path, p.folder.Path), "/")
+// preparedBatch is files read from the store, their configurations
+// encoded and compressed (compressed[i] for files[i]; folders have none).
+type preparedBatch struct {
+	files      []store.Exported
+	compressed []archive.Compressed
+	err        error
+}
+
+// prepareBatches reads the plan's files a batch at a time and compresses
+// each batch on every core, one batch ahead of the writer, so that reading,
+// compressing and sending overlap; the batches come in the plan's order.
+func (s *Server) prepareBatches(ctx context.Context, plan backupPlan) <-chan preparedBatch {
+	withGroups := plan.flags[model.FlagIncludeGroupPermissions] || plan.flags[model.FlagIncludeDataPermissions]
+	out := make(chan preparedBatch, 1)
+	go func() {
+		defer close(out)
+		for start := 0; start < len(plan.files); start += exportBatch {
+			files, err := s.store.ExportBatch(ctx, plan.files[start:min(start+exportBatch, len(plan.files))], plan.sources, withGroups)
+			var compressed []archive.Compressed
+			if err == nil {
+				compressed, err = plan.compress(files)
+			}
+			select {
+			case out <- preparedBatch{files: files, compressed: compressed, err: err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// compress encodes and compresses the configurations of a batch, on as
+// many goroutines as there are cores.
+func (p backupPlan) compress(files []store.Exported) ([]archive.Compressed, error) {
+	out := make([]archive.Compressed, len(files))
+	errs := make([]error, len(files))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for first := range workers {
+		wg.Go(func() {
+			for i := first; i < len(files); i += workers {
+				e := files[i]
+				if e.Config == nil {
+					continue
+				}
+				body, err := json.Marshal(encodeSecrets(*e.Config))
+				if err != nil {
+					errs[i] = fmt.Errorf("%s: %w", e.File.Path, err)
+					continue
+				}
+				out[i], errs[i] = archive.Compress(p.relPath(e.File), body)
+			}
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// relPath is a file's path in the archive: below the folder backed up.
+func (p backupPlan) relPath(f store.File) string {
+	return strings.TrimPrefix(strings.TrimPrefix(f.Path, p.folder.Path), "/")
+}
+
+// write adds a prepared batch of files to the archive, in order.
+func (p backupPlan) write(zw *archive.Writer, batch preparedBatch) error {
+	for i, e := range batch.files {
 		meta := p.fileMeta(e)
 		if e.Config == nil {
-			if err := zw.AddFolder(rel, meta); err != nil {
+			if err := zw.AddFolder(p.relPath(e.File), meta); err != nil {
 				return err
 			}
 			continue
 		}
-		body, err := json.Marshal(encodeSecrets(*e.Config))
-		if err != nil {
-			return fmt.Errorf("%s: %w", e.File.Path, err)
-		}
-		if err := zw.AddFile(rel, body, meta); err != nil {
+		if err := zw.AddCompressed(batch.compressed[i], meta); err != nil {
 			return err
 		}
 	}

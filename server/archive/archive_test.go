@@ -1,8 +1,10 @@
 package archive_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,4 +237,53 @@ func hasDotDot(p string) bool {
 		}
 	}
 	return false
+}
+
+// TestCompressStoresWhatDeflateCannotShrink: a tiny body is stored as it
+// is, a larger one deflated, and zip readers read both back unchanged.
+func TestCompressStoresWhatDeflateCannotShrink(t *testing.T) {
+	bodies := map[string][]byte{
+		"Tiny.dst":  []byte(`{}`),
+		"Large.dst": []byte(`{"properties":{"a":["` + strings.Repeat("warehouse ", 200) + `"]}}`),
+	}
+	var buf bytes.Buffer
+	w := archive.NewWriter(&buf, nil)
+	for _, name := range []string{"Tiny.dst", "Large.dst"} {
+		c, err := archive.Compress(name, bodies[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddCompressed(c, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]uint16{"Tiny.dst": zip.Store, "Large.dst": zip.Deflate}
+	for _, f := range zr.File {
+		want, ok := bodies[f.Name]
+		if !ok {
+			continue
+		}
+		if f.Method != methods[f.Name] {
+			t.Errorf("%s written with method %d, want %d", f.Name, f.Method, methods[f.Name])
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(rc) // checks the CRC too
+		rc.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s reads back %d bytes (%v), want its %d", f.Name, len(got), err, len(want))
+		}
+	}
+	if _, err := archive.Compress("notes.txt", []byte("x")); !errors.Is(err, archive.ErrInvalid) {
+		t.Errorf("Compress of a name that is no platform file: %v, want ErrInvalid", err)
+	}
 }

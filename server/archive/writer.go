@@ -2,9 +2,11 @@ package archive
 
 import (
 	"archive/zip"
+	"bytes"
 	"compress/flate"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"sync"
@@ -77,23 +79,67 @@ func (w *Writer) AddFolder(path string, meta *FileMeta) error {
 // AddFile adds a platform file whose body is its JSON representation, and
 // its metadata (nil for none). The path's extension must name its kind.
 func (w *Writer) AddFile(path string, body []byte, meta *FileMeta) error {
-	kind, ok := model.KindOfPath(path)
-	if !ok {
-		return fmt.Errorf("archive %s: %w: not a platform file name", path, ErrInvalid)
-	}
-	if err := w.claim(path, kind); err != nil {
+	e, err := Compress(path, body)
+	if err != nil {
 		return err
 	}
-	h := &zip.FileHeader{Name: path, Method: zip.Deflate, Modified: entryTime}
-	h.SetMode(0o644)
-	fw, err := w.zw.CreateHeader(h)
+	return w.AddCompressed(e, meta)
+}
+
+// Compressed is a file's body made ready for the archive by Compress, which may
+// run on other goroutines while earlier entries are written: a backup
+// compresses on every core and still writes its entries in order.
+type Compressed struct {
+	path   string
+	method uint16
+	data   []byte // as stored in the archive
+	crc    uint32
+	size   int // of the body
+}
+
+// Compress prepares a platform file's body for AddCompressed: deflated at
+// BestSpeed, or stored when deflating would not make it smaller (a tiny
+// entry). It is safe to call from many goroutines.
+func Compress(path string, body []byte) (Compressed, error) {
+	if _, ok := model.KindOfPath(path); !ok {
+		return Compressed{}, fmt.Errorf("archive %s: %w: not a platform file name", path, ErrInvalid)
+	}
+	e := Compressed{path: path, method: zip.Store, data: body, crc: crc32.ChecksumIEEE(body), size: len(body)}
+	var buf bytes.Buffer
+	buf.Grow(len(body))
+	fw, err := fastDeflate(&buf)
+	if err == nil {
+		_, err = fw.Write(body)
+		if closeErr := fw.Close(); err == nil {
+			err = closeErr
+		}
+	}
 	if err != nil {
-		return fmt.Errorf("archive %s: %w", path, err)
+		return Compressed{}, fmt.Errorf("archive %s: %w", path, err)
 	}
-	if _, err := fw.Write(body); err != nil {
-		return fmt.Errorf("archive %s: %w", path, err)
+	if buf.Len() < len(body) {
+		e.method, e.data = zip.Deflate, buf.Bytes()
 	}
-	w.note(path, meta)
+	return e, nil
+}
+
+// AddCompressed adds a file Compress prepared, and its metadata (nil for none).
+func (w *Writer) AddCompressed(e Compressed, meta *FileMeta) error {
+	kind, _ := model.KindOfPath(e.path)
+	if err := w.claim(e.path, kind); err != nil {
+		return err
+	}
+	h := &zip.FileHeader{Name: e.path, Method: e.method, Modified: entryTime, CRC32: e.crc,
+		CompressedSize64: uint64(len(e.data)), UncompressedSize64: uint64(e.size)}
+	h.SetMode(0o644)
+	fw, err := w.zw.CreateRaw(h)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", e.path, err)
+	}
+	if _, err := fw.Write(e.data); err != nil {
+		return fmt.Errorf("archive %s: %w", e.path, err)
+	}
+	w.note(e.path, meta)
 	return nil
 }
 
