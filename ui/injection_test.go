@@ -2,8 +2,12 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -17,8 +21,9 @@ import (
 // seedHostile puts files named and described with every hostile string of
 // uitest.Hostile straight into the store (the server refuses such names
 // through its interface): a folder, a connection and an import job reading
-// from it for each, the imports kept running so the dashboard lists them.
-func seedHostile(t *testing.T) func(srv *server.Server, url string) {
+// from it for each, the imports kept running so the dashboard lists them;
+// then it arms refuseTriggers.
+func seedHostile(t *testing.T, armed *atomic.Bool) func(srv *server.Server, url string) {
 	return func(srv *server.Server, url string) {
 		ctx := context.Background()
 		filesURL := "file://" + filepath.ToSlash(server.FilesDir(srv.Store().Dir())) + "/"
@@ -51,6 +56,7 @@ func seedHostile(t *testing.T) func(srv *server.Server, url string) {
 				t.Fatal(err)
 			}
 		}
+		armed.Store(true)
 	}
 }
 
@@ -60,7 +66,8 @@ func seedHostile(t *testing.T) func(srv *server.Server, url string) {
 // details) and the status line: no frame holds anything that acts on a
 // terminal but the console's own styles.
 func TestNoTerminalInjection(t *testing.T) {
-	c := startConsole(t, consoleOpts{width: 160, height: 50, seed: seedHostile(t),
+	var armed atomic.Bool
+	c := startConsole(t, consoleOpts{width: 160, height: 50, seed: seedHostile(t, &armed), wrap: refuseTriggers(&armed),
 		panes: func(ctx *common.Context) []common.Pane { return defaultPanes(ctx) }})
 	clean := func(where string) {
 		t.Helper()
@@ -104,9 +111,29 @@ func TestNoTerminalInjection(t *testing.T) {
 	c.keys("esc", "esc", "2")
 	c.waitFor("DESCRIPTION")
 	c.keys("d")
-	c.waitFor("[y] delete")
-	clean("delete confirmation")
-	c.keys("y")
+	c.waitFor("Cannot delete")
+	clean("delete refusal")
+	c.keys("enter", "3")
+	c.waitFor(".imp")
+	c.keys("t")
 	c.waitFor("409")
 	clean("status line")
+}
+
+// refuseTriggers answers every trigger, once armed, as a hostile server
+// would: a refusal whose reason holds each of uitest.Hostile.
+func refuseTriggers(armed *atomic.Bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler { return refusing(armed, next) }
+}
+
+func refusing(armed *atomic.Bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if armed.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/trigger") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusConflict)
+			json.NewEncoder(w).Encode(model.Failure{Status: model.StatusFailure, Reason: strings.Join(uitest.Hostile, " ")})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

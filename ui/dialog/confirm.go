@@ -29,15 +29,10 @@ type Confirm struct {
 }
 
 // NewConfirm returns a confirmation that sends yes when accepted and nothing
-// when refused. Title and body name files as a server does, so each of
-// their lines is cleaned for the terminal.
+// when refused.
 func NewConfirm(ctx *common.Context, title, body, yesLabel string, danger bool, yes tea.Msg) *Confirm {
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		lines[i] = common.Clean(l)
-	}
 	return &Confirm{
-		ctx: ctx, title: common.Clean(title), body: strings.Join(lines, "\n"), yesLabel: yesLabel, danger: danger, yes: yes,
+		ctx: ctx, title: title, body: body, yesLabel: yesLabel, danger: danger, yes: yes,
 		focusYes: !danger,
 		yesKey:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", yesLabel)),
 		noKey:    key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
@@ -105,11 +100,16 @@ func (c *Confirm) View() string {
 	default:
 		no = st.ButtonFocused.Render("[n] no")
 	}
-	title := c.title
+	// Title and body name files as a server does: each line is cleaned for the terminal.
+	title := common.Clean(c.title)
 	if c.danger {
 		title = st.Symbols.Warning + " " + title
 	}
-	body := strings.Split(lipgloss.NewStyle().Width(inner).Render(c.body), "\n")
+	body := strings.Split(c.body, "\n")
+	for i, l := range body {
+		body[i] = common.Clean(l)
+	}
+	body = strings.Split(lipgloss.NewStyle().Width(inner).Render(strings.Join(body, "\n")), "\n")
 	gap := []string{""}
 	if avail := c.height - box.GetVerticalFrameSize(); avail > 0 && 4+len(body) > avail {
 		// Too tall for the terminal: the blank lines go, then the end of the
