@@ -346,8 +346,9 @@ func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backup
 	}
 }
 
-// exportBatch is how many files a backup reads from the store at once.
-const exportBatch = 500
+// exportBatch is how many files a backup reads from the store at once; a
+// backup holds two batches at most, the one written and the one prepared.
+const exportBatch = 250
 
 // preparedBatch is files read from the store, their configurations
 // encoded and compressed (compressed[i] for files[i]; folders have none).
@@ -362,7 +363,7 @@ type preparedBatch struct {
 // compressing and sending overlap; the batches come in the plan's order.
 func (s *Server) prepareBatches(ctx context.Context, plan backupPlan) <-chan preparedBatch {
 	withGroups := plan.flags[model.FlagIncludeGroupPermissions] || plan.flags[model.FlagIncludeDataPermissions]
-	out := make(chan preparedBatch, 1)
+	out := make(chan preparedBatch) // unbuffered: one batch prepared ahead, no more
 	go func() {
 		defer close(out)
 		for start := 0; start < len(plan.files); start += exportBatch {
