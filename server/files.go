@@ -111,6 +111,10 @@ func (s *Server) folderNameBody(w http.ResponseWriter, r *http.Request) (string,
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("name %q: want a folder name without /, not . or .., no blanks around it", name))
 		return "", false
 	}
+	if err := store.VisibleText("name", name); err != nil {
+		writeError(w, err)
+		return "", false
+	}
 	return name, true
 }
 

@@ -19,29 +19,37 @@ import (
 )
 
 // seedHostile puts files named and described with every hostile string of
-// uitest.Hostile straight into the store (the server refuses such names
-// through its interface): a folder, a connection and an import job reading
-// from it for each, the imports kept running so the dashboard lists them;
-// then it arms refuseTriggers.
+// uitest.Hostile into the store: a folder, a connection and an import job
+// reading from it for each, the imports kept running so the dashboard lists
+// them; then it arms refuseTriggers. The server refuses such names through
+// its interface and the store on create, so they are written in afterwards,
+// as a hostile or older server would hold them.
 func seedHostile(t *testing.T, armed *atomic.Bool) func(srv *server.Server, url string) {
 	return func(srv *server.Server, url string) {
 		ctx := context.Background()
 		filesURL := "file://" + filepath.ToSlash(server.FilesDir(srv.Store().Dir())) + "/"
+		placeholder := func(i int) string { return fmt.Sprintf("%d HOSTILE", i) }
 		err := srv.Store().InTx(ctx, func(tx *store.Tx) error {
-			for i, h := range uitest.Hostile {
-				name := fmt.Sprintf("%d %s", i, h)
+			for i := range uitest.Hostile {
+				name := placeholder(i)
 				if _, err := tx.CreateFile(ctx, store.NewFile{Path: "/Data/" + name, OwnerID: 1}); err != nil {
 					return err
 				}
-				conn := &model.Configuration{Version: "1", TypeID: "das.FileSystemDataStoreType", File: model.FileInfo{Description: "hostile " + h},
+				conn := &model.Configuration{Version: "1", TypeID: "das.FileSystemDataStoreType", File: model.FileInfo{Description: "hostile " + name},
 					Properties: map[string][]string{model.PropConnectionURL: {filesURL}}}
 				if _, err := tx.CreateFile(ctx, store.NewFile{Path: "/Data/Connections/" + name + ".dst", OwnerID: 1, Config: conn}); err != nil {
 					return err
 				}
-				imp := &model.Configuration{Version: "1", TypeID: "das.CsvImportJobType", File: model.FileInfo{Description: "hostile " + h},
+				imp := &model.Configuration{Version: "1", TypeID: "das.CsvImportJobType", File: model.FileInfo{Description: "hostile " + name},
 					Properties: map[string][]string{"path": {"events.csv"}, "format": {"csv"}, "pace.rowsPerSecond": {"50"}},
 					Sources:    []model.SourceRef{{Path: "/Data/Connections/" + name + ".dst"}}}
 				if _, err := tx.CreateFile(ctx, store.NewFile{Path: "/Data/ImportJobs/" + name + ".imp", OwnerID: 1, Config: imp}); err != nil {
+					return err
+				}
+			}
+			for i, h := range uitest.Hostile {
+				if _, err := tx.Tx.ExecContext(ctx, `UPDATE files SET path = replace(path, ?1, ?2), name = replace(name, ?1, ?2),
+					description = replace(description, ?1, ?2) WHERE path LIKE '%' || ?1 || '%'`, placeholder(i), fmt.Sprintf("%d %s", i, h)); err != nil {
 					return err
 				}
 			}

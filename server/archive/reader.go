@@ -265,10 +265,8 @@ func checkName(raw string) error {
 	case len(raw) >= 2 && raw[1] == ':':
 		return fmt.Errorf("%w: entry name %q starts with a drive letter", ErrInvalid, raw)
 	}
-	for _, r := range raw {
-		if r < 0x20 || r == 0x7f {
-			return fmt.Errorf("%w: entry name %q holds a control character", ErrInvalid, raw)
-		}
+	if r, found := model.TerminalControlIn(raw); found {
+		return fmt.Errorf("%w: entry name %q holds %U, a control character a terminal would act on", ErrInvalid, raw, r)
 	}
 	for _, seg := range strings.Split(strings.TrimSuffix(raw, "/"), "/") {
 		switch seg {

@@ -319,6 +319,14 @@ func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
 	if err != nil {
 		return File{}, fmt.Errorf("create: %w", err)
 	}
+	if err := VisibleText("file.path", path[strings.LastIndexByte(path, '/')+1:]); err != nil {
+		return File{}, fmt.Errorf("create: %w", err)
+	}
+	if nf.Config != nil {
+		if err := VisibleText("file.description", nf.Config.File.Description); err != nil {
+			return File{}, fmt.Errorf("create %q: %w", path, err)
+		}
+	}
 	if path == "/" {
 		return File{}, fmt.Errorf("create /: %w", ErrExists)
 	}
@@ -411,6 +419,9 @@ func (q Queries) parentOf(ctx context.Context, path string, known *File) (File, 
 func (q Queries) UpdateConfiguration(ctx context.Context, f File, cfg model.Configuration) (File, error) {
 	if f.IsFolder() {
 		return File{}, fmt.Errorf("update %s: %w: a folder has no configuration", f.Path, ErrBadInput)
+	}
+	if err := VisibleText("file.description", cfg.File.Description); err != nil {
+		return File{}, fmt.Errorf("update %q: %w", f.Path, err)
 	}
 	sources, err := q.resolveLinks(ctx, &cfg, f.Kind)
 	if err != nil {

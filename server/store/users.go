@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/dapconsole/dapconsole/model"
 	"strings"
 
 	"golang.org/x/crypto/bcrypt"
@@ -131,6 +132,17 @@ func (q Queries) AddMember(ctx context.Context, userID, groupID int64) error {
 func validName(name string) error {
 	if name == "" || strings.ContainsAny(name, "/\x00") || strings.TrimSpace(name) != name {
 		return fmt.Errorf("%w: name %q", ErrBadInput, name)
+	}
+	return VisibleText("name", name)
+}
+
+// VisibleText refuses a name, path or description holding a character a
+// terminal would act on (model.IsTerminalControl): every client draws them,
+// and the console is a terminal. The error names the field and quotes the
+// value escaped.
+func VisibleText(field, s string) error {
+	if r, found := model.TerminalControlIn(s); found {
+		return fmt.Errorf("%w: %s %q holds %U, a control character a terminal would act on", ErrBadInput, field, s, r)
 	}
 	return nil
 }

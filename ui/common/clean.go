@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dapconsole/dapconsole/model"
 )
 
 // Clean makes a string from a server safe to draw: every character that
@@ -22,7 +24,7 @@ func Clean(s string) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if c < 0x80 || (r == utf8.RuneError && size == 1) || r < 0xa0 || isBidiControl(r) {
+		if (r == utf8.RuneError && size == 1) || model.IsTerminalControl(r) {
 			return clean(s, i)
 		}
 		i += size
@@ -48,25 +50,11 @@ func clean(s string, i int) string {
 			b.WriteString("^?")
 		case r >= 0x80 && r < 0xa0:
 			fmt.Fprintf(&b, "<%02X>", r)
-		case isBidiControl(r):
+		case model.IsTerminalControl(r):
 			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
-}
-
-// isBidiControl reports the formatting characters that reorder the text
-// around them: marks, embeddings, overrides and isolates.
-func isBidiControl(r rune) bool {
-	switch {
-	case r == 0x061c, r == 0x200e, r == 0x200f:
-		return true
-	case r >= 0x202a && r <= 0x202e:
-		return true
-	case r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
 }

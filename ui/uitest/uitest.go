@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
@@ -78,8 +79,7 @@ func Controls(frame string) []string {
 	plain := sgr.ReplaceAllString(frame, "")
 	var found []string
 	for i, r := range plain {
-		if r != '\n' && (r < 0x20 || (r >= 0x7f && r < 0xa0) || r == 0x061c || r == 0x200e || r == 0x200f ||
-			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)) {
+		if r != '\n' && model.IsTerminalControl(r) {
 			found = append(found, fmt.Sprintf("%U in %q", r, plain[max(0, i-20):min(len(plain), i+20)]))
 		}
 	}
