@@ -35,6 +35,7 @@ type Client struct {
 	http      *http.Client
 	timeout   time.Duration
 	userAgent string
+	jobs      *jobIndex // which job endpoints the server has, and configuration ids for the older ones
 }
 
 // Option configures a Client.
@@ -67,6 +68,7 @@ func New(baseURL, user, password string, opts ...Option) *Client {
 		userAgent: DefaultUserAgent,
 		authorize: func(r *http.Request) { r.SetBasicAuth(user, password) },
 		redact:    redactor(user, password),
+		jobs:      &jobIndex{},
 	}
 	c.base, c.baseErr = normalizeBase(baseURL)
 	for _, opt := range opts {

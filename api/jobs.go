@@ -16,13 +16,17 @@ const jobExecutionPath = "/api/job-execution/"
 // JobStatus reads the status of the job a file holds. A file that does not
 // exist or is not accessible is an *Error with the server's reason (the
 // platform answers it with HTTP 200 and a failure body; IsFailure is true).
+// On a server without REST-v2 job endpoints it reads the older job-status,
+// which tells the state and execution id only.
 func (c *Client) JobStatus(ctx context.Context, job Ref) (model.JobStatus, error) {
 	var st model.JobStatus
 	path, err := refPath(jobExecutionPath, job, "/status")
 	if err != nil {
 		return st, fmt.Errorf("job status of %s: %w", job, err)
 	}
-	err = c.read(ctx, http.MethodGet, path, "", nil, &st)
+	err = c.viaJobAPI(
+		func() error { return c.read(ctx, http.MethodGet, path, "", nil, &st) },
+		func() (err error) { st, err = c.legacyJobStatus(ctx, job); return err })
 	return st, err
 }
 
@@ -46,21 +50,32 @@ func (c *Client) JobDetails(ctx context.Context, executionID int64) (model.JobDe
 	return d, err
 }
 
-// RunningJobs lists the active jobs.
+// RunningJobs lists the active jobs (from /rest/jobs/list-running on a
+// server without REST-v2 job endpoints).
 func (c *Client) RunningJobs(ctx context.Context) ([]model.RunningJob, error) {
 	var running []model.RunningJob
-	err := c.read(ctx, http.MethodGet, jobExecutionPath+"list-running", "", nil, &running)
+	err := c.viaJobAPI(
+		func() error {
+			err := c.read(ctx, http.MethodGet, jobExecutionPath+"list-running", "", nil, &running)
+			c.learnRunning(running)
+			return err
+		},
+		func() (err error) { running, err = c.legacyRunningJobs(ctx); return err })
 	return running, err
 }
 
-// TriggerJob starts the job a file holds and returns the new execution.
+// TriggerJob starts the job a file holds and returns the new execution
+// (with POST /rest/job-execution?configuration=<id> on a server without
+// REST-v2 job endpoints).
 func (c *Client) TriggerJob(ctx context.Context, job Ref) (model.Triggered, error) {
 	var t model.Triggered
 	path, err := refPath(jobExecutionPath, job, "/trigger")
 	if err != nil {
 		return t, fmt.Errorf("trigger %s: %w", job, err)
 	}
-	err = c.read(ctx, http.MethodPost, path, "", nil, &t)
+	err = c.viaJobAPI(
+		func() error { return c.read(ctx, http.MethodPost, path, "", nil, &t) },
+		func() (err error) { t, err = c.legacyTrigger(ctx, job); return err })
 	return t, err
 }
 
@@ -81,14 +96,17 @@ func (c *Client) TriggerSequence(ctx context.Context, fileIDs []int64, variables
 	return plan, err
 }
 
-// StopJob stops the running job a file holds.
+// StopJob stops the queued and running executions of the job a file holds
+// (killing each with /rest/job-execution/job-kill/<execution id> on a
+// server without REST-v2 job endpoints).
 func (c *Client) StopJob(ctx context.Context, job Ref) error {
 	path, err := refPath(jobExecutionPath, job, "/stop")
 	if err != nil {
 		return fmt.Errorf("stop %s: %w", job, err)
 	}
-	_, err = c.call(ctx, http.MethodPost, path, "", nil, nil, false)
-	return err
+	return c.viaJobAPI(
+		func() error { _, err := c.call(ctx, http.MethodPost, path, "", nil, nil, false); return err },
+		func() error { return c.legacyStop(ctx, job) })
 }
 
 // DeleteJobData marks a job's data for deletion. Its three answers stay

@@ -209,3 +209,11 @@ func (d *DataDeletion) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// LegacyJobStatus is the answer of the older job-status endpoint
+// (/rest/job-configuration/job-status/<configuration id>): the newest
+// execution's id and state, both absent ({}) for a job that never ran.
+type LegacyJobStatus struct {
+	ID        int64    `json:"id,omitempty"`
+	JobStatus JobState `json:"jobStatus,omitempty"`
+}

@@ -42,6 +42,7 @@ func (s *Server) registerJobRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /rest/job-execution/job-details/{id}", s.jobDetails)
 	mux.HandleFunc("DELETE /rest/data/{id}", s.deleteJobData)
 	mux.HandleFunc("GET /file-job", s.jobLog)
+	s.registerLegacyJobRoutes(mux)
 }
 
 // startJobs opens the job engine over the server's database; with demo data
@@ -218,10 +219,13 @@ func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) triggerJob(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.jobFileFor(w, r, needExecute)
-	if !ok {
-		return
+	if f, ok := s.jobFileFor(w, r, needExecute); ok {
+		s.trigger(w, r, f)
 	}
+}
+
+// trigger starts an execution of a file the caller may run and answers it.
+func (s *Server) trigger(w http.ResponseWriter, r *http.Request, f store.File) {
 	jf, err := storeCatalog{s.store}.jobFile(r.Context(), f)
 	if errors.Is(err, jobs.ErrNotFound) {
 		jobFailure(w, fmt.Sprintf("%s is not a job", f.Path))
@@ -315,24 +319,29 @@ func queryInt(w http.ResponseWriter, r *http.Request, name string, fallback int)
 }
 
 func (s *Server) jobDetails(w http.ResponseWriter, r *http.Request) {
+	if _, d, ok := s.executionFor(w, r, needRead); ok {
+		writeJSON(w, http.StatusOK, d)
+	}
+}
+
+// executionFor reads the execution the {id} of a job request names, whose
+// file the caller may use as n needs; on failure it answers and returns false.
+func (s *Server) executionFor(w http.ResponseWriter, r *http.Request, n need) (int64, model.JobDetails, bool) {
 	id, ok := pathID(w, r, "job execution id")
 	if !ok {
-		return
+		return 0, model.JobDetails{}, false
 	}
 	missing := fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id)
 	d, err := s.jobs.Details(r.Context(), id)
 	if errors.Is(err, jobs.ErrNotFound) {
 		jobFailure(w, missing)
-		return
+		return 0, model.JobDetails{}, false
 	}
 	if err != nil {
 		jobError(w, err)
-		return
+		return 0, model.JobDetails{}, false
 	}
-	if !s.jobFileAllowed(w, r, d.File.ID, needRead, missing) {
-		return
-	}
-	writeJSON(w, http.StatusOK, d)
+	return id, d, s.jobFileAllowed(w, r, d.File.ID, n, missing)
 }
 
 // jobLog answers an execution's log as plain text, the real platform's

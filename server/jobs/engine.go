@@ -504,10 +504,22 @@ func (e *Engine) settleOnce(id int64, state model.JobState, stopped int64, reaso
 // Stop cancels every queued or running execution of a file and waits until
 // they have ended. It answers ErrNotRunning when there was none.
 func (e *Engine) Stop(ctx context.Context, fileID int64) error {
+	return e.cancelWhere(ctx, fmt.Sprintf("file %d", fileID), func(r *run) bool { return r.file.ID == fileID })
+}
+
+// Kill cancels one queued or running execution and waits until it has
+// ended (the job-kill of older platforms). It answers ErrNotRunning when
+// the execution is not active.
+func (e *Engine) Kill(ctx context.Context, executionID int64) error {
+	return e.cancelWhere(ctx, fmt.Sprintf("execution %d", executionID), func(r *run) bool { return r.id == executionID })
+}
+
+// cancelWhere cancels the active runs that match and waits for them.
+func (e *Engine) cancelWhere(ctx context.Context, what string, match func(*run) bool) error {
 	e.mu.Lock()
 	var stopping []*run
 	for _, r := range e.active {
-		if r.file.ID == fileID {
+		if match(r) {
 			r.cancel(errStopped)
 			stopping = append(stopping, r)
 		}
@@ -520,7 +532,7 @@ func (e *Engine) Stop(ctx context.Context, fileID int64) error {
 		select {
 		case <-r.done:
 		case <-ctx.Done():
-			return fmt.Errorf("stop file %d: %w", fileID, ctx.Err())
+			return fmt.Errorf("stop %s: %w", what, ctx.Err())
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
@@ -425,4 +426,29 @@ func TestSequentialTriggerPlanFollowsTheRun(t *testing.T) {
 		defer u.mu.Unlock()
 		return containsStatus(u.other, "is not data-driven")
 	})
+}
+
+// TestOlderPlatformJobs: on a platform without the REST-v2 job endpoints
+// (they answer 404), the pane lists, triggers and follows jobs through the
+// older ones and says so in its summary line.
+func TestOlderPlatformJobs(t *testing.T) {
+	pl := startPlatform(t, servertest.Lacking("/api/job-execution/"))
+	p := newTestPane(pl.client, 160, 20, time.Now)
+	p.polling.every = 200 * time.Millisecond
+	u := newPump(t, p)
+	defer u.drain()
+	u.run(p.Init())
+	_, cmd := p.Update(triggerRequest{ref: api.Path("/Data/ImportJobs/Events.imp")})
+	u.run(cmd)
+	u.until("the triggered job listed", 20*time.Second, func() bool {
+		for id := range p.watched {
+			if r := p.table.rows[id]; r != nil && r.state.Active() {
+				return true
+			}
+		}
+		return false
+	})
+	if view := screen(p.View()); !strings.Contains(view, "older /rest jobs") {
+		t.Fatalf("the summary does not say which job endpoints it uses:\n%s", view)
+	}
 }

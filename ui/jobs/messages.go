@@ -10,9 +10,10 @@ import (
 // pollMsg answers one list-running request; req tags it so an answer that
 // arrives after a re-login is dropped.
 type pollMsg struct {
-	req  int
-	jobs []model.RunningJob
-	err  error
+	req    int
+	jobs   []model.RunningJob
+	err    error
+	jobAPI api.JobAPI // as the client knows it after the poll
 }
 
 func (m pollMsg) Failure() error { return m.err }

@@ -44,6 +44,8 @@ type poller struct {
 	failures int
 	lastErr  error
 	polls    int // answered polls, for tests
+	// jobAPI is the generation of job endpoints the server answered with.
+	jobAPI api.JobAPI
 }
 
 // afterFunc schedules msg after d; tea.Tick in the console, a fake clock in tests.
@@ -98,7 +100,7 @@ func (p *Pane) poll() tea.Cmd {
 		ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 		defer cancel()
 		jobs, err := client.RunningJobs(ctx)
-		return pollMsg{req: req, jobs: jobs, err: err}
+		return pollMsg{req: req, jobs: jobs, err: err, jobAPI: client.JobAPI()}
 	})
 }
 
@@ -132,6 +134,7 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 		return p.poll() // asked before a new login: ask again as the new user
 	}
 	p.polling.polls++
+	p.polling.jobAPI = msg.jobAPI
 	if msg.err != nil {
 		p.polling.failures++
 		p.polling.lastErr = msg.err

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/theme"
 	"github.com/dapconsole/dapconsole/ui/common"
@@ -178,6 +179,9 @@ func (p *Pane) summaryLine() string {
 	line := st.PaneTitle.Render("Jobs") + "  " + st.Value.Render(text) + "  " + st.Label.Render(p.polling.stateText())
 	if t.sortBy != colExec || t.reverse {
 		line += st.Label.Render(" · sorted by " + columnNames[t.sortBy])
+	}
+	if p.polling.jobAPI == api.JobAPILegacy { // REST-v2 is the usual case and goes unsaid
+		line += st.Label.Render(" · " + p.polling.jobAPI.String() + " (no REST-v2: states, no progress)")
 	}
 	var stale string
 	switch waited := p.polling.waiting(p.ctx.Now()); {
