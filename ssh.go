@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -28,6 +30,7 @@ type sshFlags struct {
 	server   string
 	demo     bool
 	readOnly bool
+	files    string
 	ssh      sshserve.Config
 }
 
@@ -59,6 +62,7 @@ func parseSSHFlags(args []string) (sshFlags, error) {
 	fs.StringVar(&f.server, "server", "", "base URL of the platform the sessions use")
 	fs.BoolVar(&f.demo, "demo", false, "serve the embedded platform with demo data; each key logs in as the demo user it names (admin, analyst, viewer)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "every session read-only, whatever its key says")
+	fs.StringVar(&f.files, "files", "", "directory of the people's backup and restore ZIPs on this host, one DIR/USER each that their paths cannot leave (default: files beside the host key)")
 	fs.IntVar(&f.ssh.MaxSessions, "max-sessions", sshserve.DefaultMaxSessions, "sessions at once; the next is told the server is busy")
 	fs.DurationVar(&f.ssh.Idle, "idle", 30*time.Minute, "a session with no key pressed for this long is closed (0: never)")
 	fs.IntVar(&f.ssh.PerMinute, "per-ip", sshserve.DefaultPerMinute, "connections one address may open a minute")
@@ -74,6 +78,9 @@ func parseSSHFlags(args []string) (sshFlags, error) {
 		return f, errors.New("ssh: say which platform: --server URL, or --demo")
 	case f.ssh.MaxSessions <= 0 || f.ssh.PerMinute <= 0 || f.ssh.Idle < 0:
 		return f, errors.New("ssh: --max-sessions and --per-ip must be positive, --idle not negative")
+	}
+	if f.files == "" {
+		f.files = filepath.Join(filepath.Dir(f.ssh.HostKeyPath), "files")
 	}
 	if f.server != "" {
 		server, err := credentials.NormalizeServer(f.server)
@@ -93,10 +100,13 @@ type team struct {
 	demo         *demoPlatform
 	profilesPath string
 	ssh          *sshserve.Server
+
+	mu    sync.Mutex
+	files map[string]*os.Root // each user's directory, shared by their sessions
 }
 
 func startTeam(f sshFlags, log *slog.Logger) (*team, error) {
-	t := &team{flags: f, server: f.server}
+	t := &team{flags: f, server: f.server, files: map[string]*os.Root{}}
 	if f.demo {
 		demo, err := startDemo()
 		if err != nil {
@@ -132,18 +142,49 @@ func (t *team) stop() error {
 	if t.demo != nil {
 		t.demo.stop()
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, root := range t.files {
+		root.Close()
+	}
 	return err
+}
+
+// filesOf is user's directory under --files, made (mode 0700) on first use.
+func (t *team) filesOf(user string) (*os.Root, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if root, ok := t.files[user]; ok {
+		return root, nil
+	}
+	dir := filepath.Join(t.flags.files, user)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("your files directory: %w", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("your files directory: %w", err)
+	}
+	t.files[user] = root
+	return root, nil
 }
 
 // console builds the console of one session: the platform user its key
 // names, read-only when the key (or --read-only) says so, the client's
-// colours. With --demo it is logged in at once; otherwise it uses the
+// colours, backups and restores in the user's own directory, no editor
+// run on this host. With --demo it is logged in at once; otherwise it uses the
 // host's keyring entry for that user if there is one, else it opens the
 // login screen, whose password stays in this session's memory.
 func (t *team) console(s sshserve.Session) (tea.Model, error) {
 	readOnly := s.ReadOnly || t.flags.readOnly
 	ctx := common.NewContext(nil, t.server, s.User, "ssh", readOnly)
 	ctx.Styles = theme.New(true, s.NoColor)
+	ctx.Served = true
+	files, err := t.filesOf(s.User)
+	if err != nil {
+		return nil, err
+	}
+	ctx.Files = files
 	if t.demo != nil {
 		password, ok := server.DemoPassword(s.User)
 		if !ok {

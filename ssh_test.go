@@ -121,3 +121,57 @@ func TestSSHUnknownKeyRefused(t *testing.T) {
 		t.Errorf("the log does not say a key was refused:\n%s", log)
 	}
 }
+
+// TestSSHFilesStayInTheUsersDirectory: a backup over SSH lands in the
+// user's own directory on the host; a path out of it (.., absolute) is
+// refused by the form, and nothing is written there.
+func TestSSHFilesStayInTheUsersDirectory(t *testing.T) {
+	p := newPeople(t)
+	running, _ := startSSHDemo(t, p, nil)
+	term := dialConsole(t, running, p.admin, sshtest.Options{Width: 100, Height: 30})
+	term.WaitForText("Folders", "Data")
+	term.Type("b")
+	term.WaitForText("Backup of /", "save to")
+	outside := filepath.Join(t.TempDir(), "outside.zip")
+	for _, path := range []string{"../escape.zip", "../../escape.zip", outside} {
+		term.Type(ctrlU + path + "\r")
+		term.WaitForText("does not exist")
+		if _, err := os.Stat(outside); err == nil {
+			t.Fatalf("%s was written", outside)
+		}
+	}
+	term.Type(ctrlU + "mine.zip\r")
+	term.WaitForText("backup written")
+	info, err := os.Stat(filepath.Join(running.flags.files, "admin", "mine.zip"))
+	if err != nil || info.Size() == 0 {
+		t.Fatalf("the backup is not in admin's directory: %v", err)
+	}
+	for _, escaped := range []string{filepath.Join(running.flags.files, "escape.zip"), filepath.Join(filepath.Dir(running.flags.files), "escape.zip")} {
+		if _, err := os.Stat(escaped); err == nil {
+			t.Errorf("%s was written", escaped)
+		}
+	}
+}
+
+// TestSSHRunsNoEditor: e (edit a connection in $EDITOR) would start a
+// program on the host, whose shell escape is a shell there: a served
+// console says why it does not.
+func TestSSHRunsNoEditor(t *testing.T) {
+	p := newPeople(t)
+	ran := filepath.Join(t.TempDir(), "ran")
+	t.Setenv("EDITOR", "touch "+ran)
+	t.Setenv("VISUAL", "")
+	running, _ := startSSHDemo(t, p, nil)
+	term := dialConsole(t, running, p.admin, sshtest.Options{Width: 120, Height: 30})
+	term.WaitForText("Folders")
+	term.Type("2")
+	term.WaitForText("PostgreSQL")
+	term.Type("e")
+	term.WaitForText("never does")
+	if _, err := os.Stat(ran); err == nil {
+		t.Fatal("the editor ran on the host")
+	}
+}
+
+// ctrlU clears a text field (delete to the start of the line).
+const ctrlU = "\x15"

@@ -74,8 +74,11 @@ func (e *Entry) apply(option string) error {
 		if err != nil || !strings.HasPrefix(value, `"`) {
 			return fmt.Errorf(`user=%s: write the name in double quotes, user="NAME"`, value)
 		}
-		if user == "" || strings.ContainsFunc(user, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }) {
-			return fmt.Errorf("user=%q: want a user name without spaces", user)
+		// The name also names the person's directory on the host: no path in it.
+		if user == "" || user == "." || user == ".." || strings.ContainsFunc(user, func(r rune) bool {
+			return unicode.IsControl(r) || unicode.IsSpace(r) || r == '/' || r == '\\'
+		}) {
+			return fmt.Errorf("user=%q: want a user name without spaces or slashes", user)
 		}
 		e.User = user
 	default:

@@ -30,6 +30,8 @@ func TestParseAuthorizedKeys(t *testing.T) {
 		{name: "unquoted user", lines: []string{alice.Line("user=analyst", "a")}, wantErr: `line 1: user=analyst: write the name in double quotes`},
 		{name: "empty user", lines: []string{alice.Line(`user=""`, "a")}, wantErr: "line 1: user=\"\": want a user name"},
 		{name: "user with a space", lines: []string{alice.Line(`user="a b"`, "a")}, wantErr: "want a user name without spaces"},
+		{name: "user with a slash", lines: []string{alice.Line(`user="../admin"`, "a")}, wantErr: "without spaces or slashes"},
+		{name: "user dot dot", lines: []string{alice.Line(`user=".."`, "a")}, wantErr: "without spaces or slashes"},
 		{name: "an OpenSSH option we would not enforce", lines: []string{alice.Line(`user="admin",from="10.0.0.0/8"`, "a")},
 			wantErr: `line 1: option "from=\"10.0.0.0/8\"" is not supported`},
 		{name: "read-only with a value", lines: []string{alice.Line(`user="admin",read-only=no`, "a")}, wantErr: "is not supported"},

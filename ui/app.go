@@ -61,6 +61,7 @@ type Model struct {
 	fitter   common.Fitter // the pane's view cut to the body
 
 	quitDialog common.Dialog // the open question "quit while a transfer runs?"
+	quitting   bool          // tasks cancelled; the console ends when no transfer runs
 }
 
 // New returns the console.
@@ -147,6 +148,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tasks.start(msg, m.spinner.Tick)
 	case common.TaskDoneMsg:
 		m.tasks.done(msg.ID)
+		if m.quitting {
+			return m, m.quitWhenNoTransfer()
+		}
 		m.health.observe(msg.Msg)
 		return m.Update(msg.Msg)
 	case spinner.TickMsg:
@@ -285,7 +289,18 @@ type quitConfirmedMsg struct{}
 // does: running tasks are cancelled.
 type StopMsg struct{}
 
+// quit cancels every task and ends the console once no transfer runs: a
+// cancelled backup removes its incomplete file before its task ends, and
+// the console waits for that rather than leave the file behind.
 func (m *Model) quit() tea.Cmd {
 	m.tasks.cancelAll()
+	m.quitting = true
+	return m.quitWhenNoTransfer()
+}
+
+func (m *Model) quitWhenNoTransfer() tea.Cmd {
+	if len(m.tasks.transfers()) > 0 {
+		return nil
+	}
 	return tea.Quit
 }

@@ -171,7 +171,7 @@ func collectThen(t *testing.T, m *Model, cmd tea.Cmd) tea.Cmd {
 
 func TestQuitAsksWhileTransferRuns(t *testing.T) {
 	m := newTestModel(t, false, 80, 24)
-	_, cancel := context.WithCancel(context.Background())
+	transfer, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	m.Update(common.TaskStartedMsg{ID: 1, Label: "backup of /Data", Transfer: true, Cancel: cancel})
 
@@ -190,14 +190,46 @@ func TestQuitAsksWhileTransferRuns(t *testing.T) {
 		t.Fatal("enter on the default answer did not close the question")
 	}
 	m.Update(uitest.Key("q"))
-	if _, cmd := m.Update(uitest.Key("y")); !quits(collectThen(t, m, cmd)) {
-		t.Fatal("y did not quit")
+	// y cancels the transfer, and the console ends once its task did: a
+	// cancelled backup removes its incomplete file before that.
+	if _, cmd := m.Update(uitest.Key("y")); quits(collectThen(t, m, cmd)) {
+		t.Fatal("y quit before the cancelled transfer ended")
+	}
+	if transfer.Err() == nil {
+		t.Fatal("y did not cancel the transfer")
+	}
+	if _, cmd := m.Update(common.TaskDoneMsg{ID: 1}); !quits(cmd) {
+		t.Fatal("the end of the cancelled transfer did not quit")
 	}
 
+	m = newTestModel(t, false, 80, 24)
 	m.Update(common.TaskStartedMsg{ID: 2, Label: "restore", Transfer: true, Cancel: cancel})
 	m.Update(uitest.Key("ctrl+c"))
-	if _, cmd := m.Update(uitest.Key("ctrl+c")); !quits(cmd) {
-		t.Fatal("a second ctrl+c did not quit")
+	if _, cmd := m.Update(uitest.Key("ctrl+c")); quits(cmd) {
+		t.Fatal("a second ctrl+c quit before the cancelled transfer ended")
+	}
+	if _, cmd := m.Update(common.TaskDoneMsg{ID: 2}); !quits(cmd) {
+		t.Fatal("a second ctrl+c did not quit once the transfer ended")
+	}
+}
+
+// TestStopMsgQuitsAsTheQuitDialog: StopMsg (dapconsole ssh stopping a
+// session) asks nothing: it cancels the tasks and ends the console once the
+// transfers have.
+func TestStopMsgQuitsAsTheQuitDialog(t *testing.T) {
+	m := newTestModel(t, false, 80, 24)
+	if _, cmd := m.Update(StopMsg{}); !quits(cmd) {
+		t.Fatal("StopMsg did not quit an idle console")
+	}
+	m = newTestModel(t, false, 80, 24)
+	transfer, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m.Update(common.TaskStartedMsg{ID: 1, Label: "backup of /Data", Transfer: true, Cancel: cancel})
+	if _, cmd := m.Update(StopMsg{}); quits(cmd) || transfer.Err() == nil || m.Dialog() != nil {
+		t.Fatalf("StopMsg with a transfer: quit at once %v, cancelled %v, dialog %T", quits(cmd), transfer.Err() != nil, m.Dialog())
+	}
+	if _, cmd := m.Update(common.TaskDoneMsg{ID: 1}); !quits(cmd) {
+		t.Fatal("the end of the cancelled transfer did not quit")
 	}
 }
 

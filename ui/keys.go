@@ -112,7 +112,7 @@ func (m *Model) requestQuit() tea.Cmd {
 		return m.quit()
 	}
 	m.quitDialog = dialog.NewConfirm(m.ctx, "Quit while a transfer runs?",
-		fmt.Sprintf("%s is still running. Quitting cancels it and leaves the local file incomplete.", labels[0]),
+		fmt.Sprintf("%s is still running. Quitting cancels it: a backup's incomplete file is removed, a restore changes nothing.", labels[0]),
 		"quit", true, quitConfirmedMsg{})
 	m.openDialog(m.quitDialog)
 	return nil

@@ -26,6 +26,14 @@ type Context struct {
 	// the request for the server to seal.
 	Seal func(secret string) string
 
+	// Files holds the local files of backups and restores; see Files.
+	Files Files
+
+	// Served is set when the console runs for someone on another machine
+	// (dapconsole ssh): it then starts no program on this host, since an
+	// editor's shell escape would hand that person a shell here.
+	Served bool
+
 	// Spinner is the current frame of the one spinner the root animates
 	// while any task runs; panes draw it beside what is loading.
 	Spinner string
@@ -47,6 +55,7 @@ func NewContext(client *api.Client, server, user, profile string, readOnly bool)
 		User:     user,
 		Profile:  profile,
 		ReadOnly: readOnly,
+		Files:    HostFiles{},
 		Now:      time.Now,
 	}
 }

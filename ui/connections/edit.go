@@ -25,6 +25,9 @@ func (p *Pane) startEdit(id int64, path string) tea.Cmd {
 	if client == nil {
 		return nil
 	}
+	if p.ctx.Served {
+		return common.Info("editing runs $EDITOR on the server's host, which a console served over SSH never does: edit " + path + " from a console of your own")
+	}
 	return common.StartTask("reading "+path+" to edit", common.Quick, func(ctx context.Context) tea.Msg {
 		conn, err := client.Connection(ctx, id)
 		return editLoadedMsg{id: id, conn: conn, err: err}

@@ -81,7 +81,7 @@ func (p *Pane) openBackup(n *node) tea.Cmd {
 	folderID := folder.id
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Backup of "+label, "", "start backup", fields,
 		func(v dialog.Values) (tea.Msg, error) {
-			file, err := checkNewFile(v.Text("file"))
+			file, err := checkNewFile(p.ctx.Files, v.Text("file"))
 			if err != nil {
 				return nil, err
 			}
@@ -116,14 +116,14 @@ func isAncestor(a, n *node) bool {
 }
 
 // checkNewFile refuses a path that exists or whose folder does not.
-func checkNewFile(path string) (string, error) {
+func checkNewFile(files common.Files, path string) (string, error) {
 	if path == "" {
 		return "", errors.New("name the local file to write")
 	}
-	if _, err := os.Stat(path); err == nil {
+	if _, err := files.Stat(path); err == nil {
 		return "", fmt.Errorf("%s exists already: choose another name", path)
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+	if st, err := files.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return "", fmt.Errorf("folder %s does not exist", filepath.Dir(path))
 	}
 	return path, nil
@@ -139,7 +139,7 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore into "+path, "", "start restore", fields,
 		func(v dialog.Values) (tea.Msg, error) {
 			file := v.Text("file")
-			st, err := os.Stat(file)
+			st, err := p.ctx.Files.Stat(file)
 			switch {
 			case file == "":
 				return nil, errors.New("name the ZIP file to upload")
@@ -217,14 +217,14 @@ func reporter(id int, ch chan transferProgress) api.ProgressFunc {
 
 func (p *Pane) startBackup(req backupRequest) tea.Cmd {
 	id, ch, ctx, cancel := p.newTransfer()
-	client := p.ctx.Client
+	client, files := p.ctx.Client, p.ctx.Files
 	d := newTransferDialog(p.ctx, id, "Backup of "+req.label, "→ "+req.file, ch, cancel)
 	run := func(taskCtx context.Context) tea.Msg {
 		defer close(ch)
 		stop := context.AfterFunc(taskCtx, cancel)
 		defer stop()
 		done := transferDone{id: id, folderID: req.folderID, file: req.file}
-		done.bytes, done.err = writeBackup(ctx, client, req, reporter(id, ch))
+		done.bytes, done.err = writeBackup(ctx, client, files, req, reporter(id, ch))
 		return done
 	}
 	return tea.Batch(common.OpenDialog(d), common.StartTask("backup of "+req.label, common.Transfer, run), d.listen())
@@ -232,8 +232,8 @@ func (p *Pane) startBackup(req backupRequest) tea.Cmd {
 
 // writeBackup downloads the archive into a new file, removed again when the
 // download fails, so no half archive is left looking like a backup.
-func writeBackup(ctx context.Context, client *api.Client, req backupRequest, progress api.ProgressFunc) (int64, error) {
-	f, err := os.OpenFile(req.file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+func writeBackup(ctx context.Context, client *api.Client, files common.Files, req backupRequest, progress api.ProgressFunc) (int64, error) {
+	f, err := files.OpenFile(req.file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return 0, fmt.Errorf("create %s: %w", req.file, err)
 	}
@@ -247,7 +247,7 @@ func writeBackup(ctx context.Context, client *api.Client, req backupRequest, pro
 		err = fmt.Errorf("write %s: %w", req.file, cerr)
 	}
 	if err != nil {
-		os.Remove(req.file)
+		files.Remove(req.file)
 		return n, err
 	}
 	return n, nil
@@ -255,7 +255,7 @@ func writeBackup(ctx context.Context, client *api.Client, req backupRequest, pro
 
 func (p *Pane) startRestore(req restoreRequest) tea.Cmd {
 	id, ch, ctx, cancel := p.newTransfer()
-	client := p.ctx.Client
+	client, files := p.ctx.Client, p.ctx.Files
 	d := newTransferDialog(p.ctx, id, "Restore into "+req.path, "← "+req.file, ch, cancel)
 	d.restore = true
 	run := func(taskCtx context.Context) tea.Msg {
@@ -263,7 +263,7 @@ func (p *Pane) startRestore(req restoreRequest) tea.Cmd {
 		stop := context.AfterFunc(taskCtx, cancel)
 		defer stop()
 		done := transferDone{id: id, restore: true, folderID: req.folderID, file: req.file}
-		f, err := os.Open(req.file)
+		f, err := files.Open(req.file)
 		if err != nil {
 			done.err = err
 			return done
