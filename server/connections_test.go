@@ -174,7 +174,7 @@ func TestCreateConnectionAsThePlatformDoes(t *testing.T) {
 	srv, p := demo(t)
 	body := `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","typeId":"das.FileSystemDataStoreType",` +
 		`"file":{"path":"/Data/Connections/Team A/Nested/Share.dst","description":"made with its folders"},` +
-		`"properties":{"key.connectionUrl":["file:///tmp/"],"sshKey":["-----BEGIN KEY-----"]},` +
+		`"properties":{"key.connectionUrl":["file:///tmp/"],"sshKey":["-----BEGIN KEY-----"],"tableau.password":["tab-pw"],"oauth.clientSecret":["cl-sec"]},` +
 		`"pullType":"NONE","minKeepCount":3,"hadoopProperties":"mapred.job.queue.name=etl",` +
 		`"notificationAddresses":"ops@example.com","advancedSchedulingInUse":false,"fields":[{"name":"a","id":1}]}`
 	var created model.ConnectionCreated
@@ -193,8 +193,14 @@ func TestCreateConnectionAsThePlatformDoes(t *testing.T) {
 			t.Errorf("%s read back as %s, want %s", field, read[field], want)
 		}
 	}
-	if strings.Contains(string(a.body), "BEGIN KEY") {
-		t.Fatalf("sshKey read back in plain text: %s", a.body)
+	stored, _ := srv.Store().Configuration(context.Background(), storeFile(t, srv, "/Data/Connections/Team A/Nested/Share.dst"))
+	for key, plain := range map[string]string{"sshKey": "-----BEGIN KEY-----", "tableau.password": "tab-pw", "oauth.clientSecret": "cl-sec"} {
+		if strings.Contains(string(a.body), plain) {
+			t.Errorf("%s read back in plain text: %s", key, a.body)
+		}
+		if opened, err := srv.Store().Secrets().Reveal(stored.Property(key)); err != nil || opened != plain {
+			t.Errorf("%s stored as %q, which opens to %q, %v", key, stored.Property(key), opened, err)
+		}
 	}
 }
 

@@ -228,16 +228,18 @@ func TestDetailsMaskEverySecret(t *testing.T) {
 	keys(p, "i")
 	conn := model.Connection{File: model.FileInfo{Path: "/Data/Connections/conn-00000.dst"}, TypeID: "das.SftpDataStoreType",
 		Properties: map[string][]string{"password": {"enc0ded\r\n"}, "ssh_key": {"KEYDATA"}, "private_key": {""},
-			"access_key": {"AKIA"}, "secret_key": {"s/k"}, "user_name": {"bob"}}}
+			"access_key": {"AKIA"}, "secret_key": {"s/k"}, "user_name": {"bob"},
+			// the real platform's names, and any name ending in password, secret or key
+			"sshKey": {"SSHKEY"}, "tableau.password": {"TABPW"}, "oauth.clientSecret": {"CLSEC"}}}
 	p.Update(detailsMsg{req: p.details.req, id: p.details.id, conn: conn})
 	view := plain(p.View())
-	for _, secret := range []string{"enc0ded", "KEYDATA", "AKIA", "s/k"} {
+	for _, secret := range []string{"enc0ded", "KEYDATA", "AKIA", "s/k", "SSHKEY", "TABPW", "CLSEC"} {
 		if strings.Contains(view, secret) {
 			t.Errorf("the details show %q:\n%s", secret, view)
 		}
 	}
-	if n := strings.Count(view, "(secret, masked)"); n != 5 {
-		t.Errorf("%d masked values, want 5:\n%s", n, view)
+	if n := strings.Count(view, "(secret, masked)"); n != 8 {
+		t.Errorf("%d masked values, want 8:\n%s", n, view)
 	}
 }
 
