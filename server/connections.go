@@ -158,7 +158,8 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, model.ConnectionCreated{ConfigurationID: f.ConfigID, Status: model.StatusSuccess})
 }
 
-// updateConnection replaces a connection's representation; it stays where it is.
+// updateConnection replaces a connection's representation; it stays where
+// it is. Only an administrator may change its hidden properties.
 func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.configurationFor(w, r, needWrite, model.KindConnection)
 	if !ok {
@@ -180,11 +181,21 @@ func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
 		cfg.Version = defaultConnectionVersion
 	}
 	err := s.store.InTx(r.Context(), func(tx *store.Tx) error {
+		if !userFrom(r).Admin { // hidden properties follow the user's capabilities (spec section 5)
+			old, err := tx.Configuration(r.Context(), f)
+			if err != nil {
+				return err
+			}
+			if old.HadoopProperties != cfg.HadoopProperties {
+				return &store.RefusedError{Err: store.ErrForbidden, Paths: []string{f.Path},
+					Reason: f.Path + ": only an administrator may change hadoopProperties (send them as they were read)"}
+			}
+		}
 		_, err := tx.UpdateConfiguration(r.Context(), f, cfg)
 		return err
 	})
 	if err != nil {
-		writeError(w, err)
+		writeArchiveError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, model.Success{Status: model.StatusSuccess})

@@ -236,6 +236,19 @@ func TestUpdateConnection(t *testing.T) {
 		t.Fatalf("password after change is %q", plain)
 	}
 
+	// Hidden properties: an administrator sets them; an analyst's edit may
+	// send them back as read, never change them.
+	c.HadoopProperties = "mapred.job.queue.name=etl"
+	p.want(p.call("admin", http.MethodPut, connectionPath(id), c), 200, nil)
+	c.File.Description = "kept queue"
+	p.want(p.call("analyst", http.MethodPut, connectionPath(id), c), 200, nil)
+	hidden := c
+	hidden.HadoopProperties = "mapred.job.queue.name=mine"
+	p.wantFailure(p.call("analyst", http.MethodPut, connectionPath(id), hidden), 403, "only an administrator")
+	if cfg, _ = srv.Store().Configuration(context.Background(), f); cfg.HadoopProperties != "mapred.job.queue.name=etl" {
+		t.Fatalf("hadoopProperties %q after an analyst's refused change", cfg.HadoopProperties)
+	}
+
 	moved := c
 	moved.File.Path = "/Data/Connections/Elsewhere.dst"
 	cases := []struct {
