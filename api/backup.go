@@ -52,7 +52,7 @@ func (c *Client) BackupFiles(ctx context.Context, folder Ref, files []Ref, flags
 	if err != nil {
 		return 0, fmt.Errorf("backup files of %s: %w", folder, err)
 	}
-	r := request{method: http.MethodPost, path: path, query: flags.Query(),
+	r := request{method: http.MethodPost, path: path, query: flags.Query(), reads: true,
 		body: bytes.NewReader(payload), length: int64(len(payload)), contentType: "application/json"}
 	return c.download(ctx, r, dst, progress)
 }

@@ -36,6 +36,8 @@ type Client struct {
 	timeout   time.Duration
 	userAgent string
 	jobs      *jobIndex // which job endpoints the server has, and configuration ids for the older ones
+	// readOnly refuses every write before it is sent (ErrReadOnly).
+	readOnly bool
 }
 
 // Option configures a Client.
@@ -57,6 +59,25 @@ func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = 
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
+
+// WithReadOnly makes a client that refuses every write (any request but a
+// GET, HEAD or a backup's POST) before it leaves the process: the call
+// fails with an *Error wrapping ErrReadOnly, and the server sees nothing.
+func WithReadOnly() Option { return func(c *Client) { c.readOnly = true } }
+
+// AsReadOnly returns a copy of the client that refuses every write, as
+// WithReadOnly; nil stays nil.
+func (c *Client) AsReadOnly() *Client {
+	if c == nil || c.readOnly {
+		return c
+	}
+	ro := *c
+	ro.readOnly = true
+	return &ro
+}
+
+// ReadOnly reports whether the client refuses writes.
+func (c *Client) ReadOnly() bool { return c.readOnly }
 
 // New returns a client of the server at baseURL (e.g. "http://127.0.0.1:8080")
 // that authenticates every request as user with HTTP Basic. A base URL that
@@ -123,9 +144,18 @@ type request struct {
 	length      int64 // of body; -1 when unknown
 	contentType string
 	accept      string
+	// reads marks a request that changes nothing whatever its method (the
+	// POST of a backup of chosen files).
+	reads bool
 }
 
 func (r request) op() string { return r.method + " " + r.path }
+
+// writes reports whether the request may change something on the server:
+// every method but GET and HEAD, unless marked as a read.
+func (r request) writes() bool {
+	return r.method != http.MethodGet && r.method != http.MethodHead && !r.reads
+}
 
 // send performs the request. Answers outside 2xx come back as *Error, with
 // the body's reason; the caller closes the body of a 2xx answer.
@@ -133,6 +163,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	op := r.op()
 	if c.baseErr != nil {
 		return nil, &Error{Op: op, Reason: c.baseErr.Error()}
+	}
+	if c.readOnly && r.writes() {
+		return nil, &Error{Op: op, Reason: ErrReadOnly.Error(), Err: ErrReadOnly}
 	}
 	target := c.base + r.path
 	if r.query != "" {

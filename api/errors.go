@@ -61,6 +61,13 @@ func (e *Error) Unwrap() error { return e.Err }
 // user may not see it (the platform does not tell the two apart).
 func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
 
+// ErrReadOnly is what a read-only client (WithReadOnly) answers a write
+// with, before sending anything.
+var ErrReadOnly = errors.New("read-only session: the console sends no writes")
+
+// IsReadOnly reports whether err is a write a read-only client refused.
+func IsReadOnly(err error) bool { return errors.Is(err, ErrReadOnly) }
+
 // IsForbidden reports whether err is a 403: the user may see but not do it.
 func IsForbidden(err error) bool { return hasStatus(err, http.StatusForbidden) }
 

@@ -67,6 +67,9 @@ type Model struct {
 // New returns the console.
 func New(opts Options) *Model {
 	ctx := opts.Context
+	if ctx.ReadOnly { // whoever set the client, a read-only session's refuses writes
+		ctx.Client = ctx.Client.AsReadOnly()
+	}
 	panes := opts.Panes
 	if panes == nil {
 		panes = defaultPanes(ctx)
@@ -277,6 +280,9 @@ type loginScreen interface{ LoginScreen() }
 
 func (m *Model) loggedIn(msg common.LoggedInMsg) {
 	m.ctx.Client, m.ctx.Server, m.ctx.User, m.ctx.Profile = msg.Client, msg.Server, msg.User, msg.Profile
+	if msg.ReadOnly {
+		m.ctx.Client = msg.Client.AsReadOnly()
+	}
 	m.ctx.ReadOnly = msg.ReadOnly
 	m.ctx.Keys.SetReadOnly(msg.ReadOnly)
 	m.health.state = healthUnknown

@@ -43,10 +43,14 @@ type Context struct {
 }
 
 // NewContext returns a context with the dark theme (until the terminal says
-// otherwise) and the default key map, read-only if asked.
+// otherwise) and the default key map, read-only if asked: then the write
+// keys are disabled and the client itself refuses every write.
 func NewContext(client *api.Client, server, user, profile string, readOnly bool) *Context {
 	keys := DefaultKeyMap()
 	keys.SetReadOnly(readOnly)
+	if readOnly {
+		client = client.AsReadOnly()
+	}
 	return &Context{
 		Styles:   theme.New(true, theme.NoColorRequested()),
 		Keys:     keys,
