@@ -31,6 +31,8 @@ type KeyMap struct {
 	// The connections pane: hide system connections, details, and the
 	// depth of the dependency graph (it sorts with SortBy and SortReverse).
 	HideSystem, Details, LevelUp, LevelDown key.Binding
+	// Logs shows a job execution's log.
+	Logs key.Binding
 
 	// The application.
 	Help, Command, Back, Quit, NextPane, PrevPane key.Binding
@@ -54,8 +56,9 @@ func DefaultKeyMap() *KeyMap {
 		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
 		Top:      b([]string{"home", "g"}, "g/home", "top"),
 		Bottom:   b([]string{"end", "G"}, "G/end", "bottom"),
-		Open:     b([]string{"enter", "right", "l"}, "enter/→", "open"),
-		Close:    b([]string{"left", "h"}, "←", "close"),
+		// l is not open, as in k9s: it shows a job's log.
+		Open:  b([]string{"enter", "right"}, "enter/→", "open"),
+		Close: b([]string{"left", "h"}, "←", "close"),
 
 		Mark:        b([]string{"space"}, "space", "mark"),
 		Filter:      b([]string{"/"}, "/", "filter"),
@@ -87,6 +90,7 @@ func DefaultKeyMap() *KeyMap {
 
 		HideSystem: b([]string{"."}, ".", "hide system"),
 		Details:    b([]string{"i"}, "i", "details"),
+		Logs:       b([]string{"l"}, "l", "log"),
 		LevelUp:    b([]string{"+", "="}, "+", "deeper"),
 		LevelDown:  b([]string{"-"}, "-", "shallower"),
 

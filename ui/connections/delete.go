@@ -56,7 +56,11 @@ func deleteBody(msg deleteCheckMsg, sym theme.GraphSymbols) string {
 	case n == 0:
 		b.WriteString("Nothing depends on it.\n")
 	default:
-		fmt.Fprintf(&b, "%s depend on it; the server refuses to delete it while any does:\n", common.Plural(n, "file"))
+		verb := "depend"
+		if n == 1 {
+			verb = "depends"
+		}
+		fmt.Fprintf(&b, "%s %s on it; the server refuses to delete it while any does:\n", common.Plural(n, "file"), verb)
 		deps := slices.Clone(msg.dependents)
 		slices.SortStableFunc(deps, func(a, b model.Dependency) int {
 			if c := cmp.Compare(kindOrder[kindOf(a)], kindOrder[kindOf(b)]); c != 0 {

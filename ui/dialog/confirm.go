@@ -43,8 +43,10 @@ func NewConfirm(ctx *common.Context, title, body, yesLabel string, danger bool, 
 // no yes, only to close (enter or esc), so no key sends a request the
 // server would refuse.
 func NewNotice(ctx *common.Context, title, body string) *Confirm {
-	return &Confirm{ctx: ctx, title: title, body: body, notice: true,
-		closeKey: key.NewBinding(key.WithKeys("enter", "esc"), key.WithHelp("enter", "close"))}
+	c := NewConfirm(ctx, title, body, "", false, nil)
+	c.notice = true
+	c.closeKey = key.NewBinding(key.WithKeys("enter", "esc"), key.WithHelp("enter", "close"))
+	return c
 }
 
 // SetSize implements common.Dialog.

@@ -210,9 +210,9 @@ func (e *permEditor) openFlagsForm(who string, flags model.Flags) tea.Cmd {
 	if e.row == rowOthers {
 		group = ""
 	}
-	title := "Rights of " + who + " on " + e.path
+	title := "Rights of " + who + " on " + common.Clean(e.path)
 	if group != "" {
-		title = "Rights of group " + who + " on " + e.path
+		title = "Rights of group " + common.Clean(who) + " on " + common.Clean(e.path)
 	}
 	form := dialog.NewForm(e.ctx, title, "", "save", []dialog.Field{
 		{Name: "r", Label: "read", On: flags.Readable},

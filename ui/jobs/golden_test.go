@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,6 +136,23 @@ func TestGolden(t *testing.T) {
 				50: model.StateCompleted, 51: model.StateCompleted, 52: model.StateRunning, 53: model.StateQueued}})
 			return p.View()
 		}},
+		{"FailedWithReason", func(t *testing.T) string {
+			p := failedAt(t)
+			return p.View()
+		}},
+		{"LogFollowing", func(t *testing.T) string {
+			p := dashboardAt(t, 100, 12)
+			press(p, "j", "j", "l") // #42, running
+			p.Update(logMsg{req: p.logv.req, execID: 42, state: model.StateRunning, text: sampleLog(9, false)})
+			return p.View()
+		}},
+		{"LogEnded", func(t *testing.T) string {
+			p := failedAt(t)
+			press(p, "l")
+			p.Update(logMsg{req: p.logv.req, execID: 45, state: model.StateError, text: sampleLog(30, true)})
+			press(p, "k", "k")
+			return p.View()
+		}},
 		{"StopConfirm", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
 			return dialogView(t, press(p, "j", "s"))
@@ -176,4 +195,46 @@ func dialogView(t *testing.T, cmd tea.Cmd) string {
 	}
 	d.SetSize(100, 20)
 	return d.View()
+}
+
+// failedAt is the dashboard with a watched workbook that ended in error,
+// selected, its reason read from its status.
+func failedAt(t *testing.T) *Pane {
+	t.Helper()
+	p := dashboardAt(t, 100, 12)
+	wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt.Add(-3*time.Second))
+	wbk.FileName = "Sales by Region.wbk"
+	p.Update(pollMsg{req: p.polling.req, jobs: append(p.listedJobs(), wbk)})
+	p.watched[45] = "Sales by Region.wbk #45"
+	p.Update(pollMsg{req: p.polling.req, jobs: p.listedJobs()[:3]})
+	p.Update(statusMsg{req: p.status.req, results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
+	p.keepSelection(45)
+	return p
+}
+
+const failedReason = "/Analytics/Sales by Region.wbk: input /Analytics/Sales.wbk has no data: run it first"
+
+// listedJobs are the executions the dashboard shows as listed.
+func (p *Pane) listedJobs() []model.RunningJob {
+	var out []model.RunningJob
+	for _, r := range p.table.view {
+		if !r.gone() {
+			out = append(out, r.job)
+		}
+	}
+	return out
+}
+
+// sampleLog is a log of n lines as the server writes it, ended or not.
+func sampleLog(n int, ended bool) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "2026-11-23 09:29:%02d step %d of the run\n", i%60, i+1)
+	}
+	if ended {
+		b.WriteString("2026-11-23 09:29:59 ERROR " + failedReason + "\n")
+		b.WriteString("2026-11-23 09:29:59 ended: ERROR — " + failedReason + "\n")
+	}
+	return b.String()
 }

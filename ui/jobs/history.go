@@ -135,6 +135,10 @@ func (h *historyView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
 		if e, ok := h.selected(); ok {
 			return p.openDetails(e.ID)
 		}
+	case key.Matches(msg, k.Logs):
+		if e, ok := h.selected(); ok {
+			return p.openLog(e.ID, h.label)
+		}
 	case key.Matches(msg, k.Delete):
 		if e, ok := h.selected(); ok {
 			return p.askDelete(e.ID, h.label)
@@ -243,6 +247,9 @@ func (p *Pane) detailsView() string {
 	field("file", fmt.Sprintf("%d  %s", x.File.ID, common.Clean(x.File.UUID)))
 	field("started", formatTime(x.StartTime))
 	field("stopped", formatTime(x.StopTime))
+	if r := p.table.rows[d.execID]; r != nil && r.reason != "" {
+		field("reason", common.Clean(r.reason))
+	}
 	field("duration", runDuration(x.StartTime, x.StopTime))
 	field("succeeded", groupDigits(x.SuccessCount))
 	field("failed", groupDigits(x.FailureCount))
@@ -310,4 +317,15 @@ func longDuration(d time.Duration) string {
 		return fmt.Sprintf("%dm%02ds", m, s)
 	}
 	return fmt.Sprintf("%ds", s)
+}
+
+// detailsLabel names the job of the execution whose details are open.
+func (p *Pane) detailsLabel() string {
+	if p.history != nil {
+		return p.history.label
+	}
+	if r := p.table.rows[p.details.execID]; r != nil {
+		return r.job.FileName
+	}
+	return "execution"
 }

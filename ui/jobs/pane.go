@@ -24,6 +24,7 @@ const (
 	modeHistory
 	modeDetails
 	modePlan
+	modeLog
 )
 
 // Pane is the live job dashboard.
@@ -52,7 +53,8 @@ type Pane struct {
 	history *historyView
 	details *detailsView
 	plan    *planView
-	lastReq int // tags history, details and plan reads
+	logv    *logView
+	lastReq int // tags history, details, plan and log reads
 }
 
 // New returns the job dashboard; it starts polling at Init.
@@ -73,6 +75,9 @@ func (p *Pane) SetSize(width, height int) {
 	p.width, p.height = width, height
 	p.filter.SetWidth(width)
 	p.layout = newLayout(width)
+	if p.logv != nil {
+		p.logv.pager.SetSize(width, height-1)
+	}
 	p.scrollToCursor()
 }
 
@@ -131,6 +136,10 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.gotPlanTick(msg)
 	case planStatusMsg:
 		return p, p.gotPlanStatus(msg)
+	case logMsg:
+		return p, p.gotLog(msg)
+	case logTickMsg:
+		return p, p.gotLogTick(msg)
 	}
 	return p, nil
 }
@@ -142,7 +151,7 @@ func (p *Pane) reset() tea.Cmd {
 	p.table.sortBy, p.table.reverse = sortBy, reverse
 	p.cursor, p.offset, p.mode = 0, 0, modeDashboard
 	p.marked, p.watched, p.stopped = map[int64]bool{}, map[int64]string{}, map[int64]bool{}
-	p.history, p.details, p.plan = nil, nil, nil
+	p.history, p.details, p.plan, p.logv = nil, nil, nil, nil
 	p.polling.req++
 	p.status.req++
 	p.polling.failures, p.polling.lastErr = 0, nil
@@ -162,9 +171,14 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case modeHistory:
 		return p.history.handleKey(msg, p)
 	case modeDetails:
+		if key.Matches(msg, k.Logs) {
+			return p.openLog(p.details.execID, p.detailsLabel())
+		}
 		return nil
 	case modePlan:
 		return nil
+	case modeLog:
+		return p.logv.handleKey(msg, p)
 	}
 	if delta, ok := k.ListStep(msg, p.rowsOnScreen(), len(p.table.view)); ok {
 		p.moveCursor(delta)
@@ -216,8 +230,14 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.askStop(r.ref, r.label(), r.job.JobExecutionID)
 	case key.Matches(msg, k.Delete):
 		return p.askDelete(r.job.JobExecutionID, r.label())
+	case key.Matches(msg, k.Open) && r.job.DapJobConfigurationID <= 0:
+		// Triggered here and ended before a poll listed it: the history is
+		// found through the file's status and details.
+		return p.lookUpHistory(historyLookup{ref: r.ref})
 	case key.Matches(msg, k.Open):
 		return p.openHistory(r.job.DapJobConfigurationID, r.job.FileName)
+	case key.Matches(msg, k.Logs):
+		return p.openLog(r.job.JobExecutionID, r.job.FileName)
 	}
 	return nil
 }
@@ -251,6 +271,10 @@ func (p *Pane) resort() {
 // back leaves the current view for the one it was opened from.
 func (p *Pane) back() {
 	switch p.mode {
+	case modeLog:
+		p.logv.gen++ // stop following
+		p.mode, p.logv = p.logv.from, nil
+		return
 	case modeDetails:
 		if p.history != nil {
 			p.mode = modeHistory
@@ -277,6 +301,15 @@ func (p *Pane) selected() *row {
 		return p.table.view[p.cursor]
 	}
 	return nil
+}
+
+// selectedReason is why the selected execution failed, "" when it did not
+// or nobody said.
+func (p *Pane) selectedReason() string {
+	if r := p.selected(); r != nil {
+		return r.reason
+	}
+	return ""
 }
 
 func (p *Pane) selectedExec() int64 {
@@ -308,6 +341,9 @@ func (p *Pane) moveCursor(delta int) {
 func (p *Pane) rowsOnScreen() int {
 	n := p.height - 2
 	if p.filter.Active() || p.table.filter != "" {
+		n--
+	}
+	if p.selectedReason() != "" {
 		n--
 	}
 	return max(1, n)
@@ -471,14 +507,18 @@ func (p *Pane) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
 	switch p.mode {
 	case modeHistory:
-		return []key.Binding{as(k.Open, "details"), as(k.PageDown, "older"), as(k.PageUp, "newer"), as(k.Delete, "delete data"), k.Back}
-	case modeDetails, modePlan:
+		return []key.Binding{as(k.Open, "details"), k.Logs, as(k.PageDown, "older"), as(k.PageUp, "newer"), as(k.Delete, "delete data"), k.Back}
+	case modeDetails:
+		return []key.Binding{k.Logs, k.Back}
+	case modeLog:
+		return []key.Binding{k.Move, as(k.Bottom, "follow"), as(k.Refresh, "read again"), k.Back}
+	case modePlan:
 		return []key.Binding{k.Back}
 	}
 	if p.filter.Active() {
 		return []key.Binding{k.Confirm, k.Back}
 	}
-	return []key.Binding{as(k.Open, "history"), k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}
+	return []key.Binding{as(k.Open, "history"), k.Logs, k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}
 }
 
 // FullHelp implements help.KeyMap.
@@ -489,14 +529,21 @@ func (p *Pane) FullHelp() [][]key.Binding {
 		return [][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom},
 			{as(k.PageDown, "older executions"), as(k.PageUp, "newer executions"), k.Refresh},
-			{as(k.Open, "details"), as(k.Delete, "delete job data"), k.Back},
+			{as(k.Open, "details"), as(k.Logs, "log of the execution"), as(k.Delete, "delete job data"), k.Back},
 		}
-	case modeDetails, modePlan:
+	case modeDetails:
+		return [][]key.Binding{{as(k.Logs, "log of the execution"), k.Back}}
+	case modeLog:
+		return [][]key.Binding{
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, as(k.Bottom, "bottom, follow")},
+			{as(k.Refresh, "read again"), k.Back},
+		}
+	case modePlan:
 		return [][]key.Binding{{k.Back}}
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{as(k.Open, "history"), k.Filter, as(k.Mark, "mark for sequence"), k.SortBy, k.SortReverse, k.Back},
+		{as(k.Open, "history"), as(k.Logs, "log of the execution"), k.Filter, as(k.Mark, "mark for sequence"), k.SortBy, k.SortReverse, k.Back},
 		{as(k.Refresh, "poll now"), k.PollFaster, k.PollSlower, k.PollPause, k.PollOff},
 		{k.Trigger, as(k.Stop, "stop (asks first)"), k.SequentialTrigger, as(k.Delete, "delete job data (asks first)")},
 	}

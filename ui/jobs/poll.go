@@ -257,7 +257,7 @@ func (p *Pane) gotStatuses(msg statusMsg) tea.Cmd {
 		case r.gone() && res.ended != "":
 			r.state, r.final = res.ended, res.ended.Final()
 		case r.gone() && own:
-			r.state, r.final = st.JobStatus, st.JobStatus.Final()
+			r.state, r.final, r.reason = st.JobStatus, st.JobStatus.Final(), st.Reason
 		case r.gone():
 			continue
 		case own:
@@ -307,6 +307,9 @@ func (p *Pane) endedNotice(r *row) tea.Cmd {
 		text += ", stopped as asked"
 	case c == model.StateError || c == model.StateCanceled:
 		level = common.LevelError
+		if r.reason != "" {
+			text += " — " + r.reason
+		}
 	}
 	return func() tea.Msg { return common.StatusMsg{Level: level, Text: text} }
 }

@@ -28,6 +28,9 @@ type row struct {
 
 	ref  api.Ref // what status reads address: the file id, or the triggered path
 	user string
+	// reason is why an execution that ended in error or was canceled did,
+	// as its status said.
+	reason string
 
 	progress    float64
 	hasProgress bool

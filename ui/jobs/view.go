@@ -119,6 +119,8 @@ func (p *Pane) View() string {
 		body = p.detailsView()
 	case modePlan:
 		body = p.planView()
+	case modeLog:
+		body = p.logViewText()
 	default:
 		body = p.dashboardView()
 	}
@@ -155,6 +157,12 @@ func (p *Pane) dashboardView() string {
 		b.WriteByte('\n')
 	}
 	for i := last - first; i < p.rowsOnScreen() && first != last; i++ {
+		b.WriteByte('\n')
+	}
+	if reason := p.selectedReason(); reason != "" {
+		r := p.selected()
+		line := fmt.Sprintf("#%d %s — %s", r.job.JobExecutionID, r.state, common.Clean(reason))
+		b.WriteString(stateStyle(st, r.state).Render(ansi.Truncate(line, p.width, "…")))
 		b.WriteByte('\n')
 	}
 	if p.filter.Active() {

@@ -1,0 +1,124 @@
+package jobs
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
+)
+
+// TestFailureReasonInRowAndNotice: the status endpoint's reason shows under
+// the dashboard when the failed row is selected, in the details, and in the
+// notice that the watched execution ended.
+func TestFailureReasonInRowAndNotice(t *testing.T) {
+	p := dashboardAt(t, 100, 12)
+	wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt)
+	p.Update(pollMsg{req: p.polling.req, jobs: append(p.listedJobs(), wbk)})
+	p.watched[45] = "Sales by Region.wbk #45"
+	p.Update(pollMsg{req: p.polling.req, jobs: p.listedJobs()[:3]})
+	_, cmd := p.Update(statusMsg{req: p.status.req, results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
+	st := statusesOf(uitest.Expand(cmd))
+	want := "Sales by Region.wbk #45 ended: ERROR — " + failedReason
+	if len(st) != 1 || st[0].Text != want || st[0].Level != common.LevelError {
+		t.Fatalf("notice %+v, want the error %q", st, want)
+	}
+	if strings.Contains(screen(p.View()), "has no data") {
+		t.Errorf("the reason shows while another row is selected:\n%s", screen(p.View()))
+	}
+	p.keepSelection(45)
+	if !strings.Contains(screen(p.View()), "#45 ERROR — /Analytics/Sales by Region.wbk: input") {
+		t.Errorf("the selected failed row's reason is not shown:\n%s", screen(p.View()))
+	}
+	press(p, "d") // opens a confirmation; the details come with enter from history
+	p.Update(detailsRequest{execID: 45})
+	p.Update(detailsMsg{req: p.details.req, execID: 45, details: model.JobDetails{JobStatus: model.StateError}})
+	if !strings.Contains(screen(p.View()), "has no data: run it first") {
+		t.Errorf("the details do not give the reason:\n%s", screen(p.View()))
+	}
+}
+
+// TestLogKeys: l opens the log from the dashboard, a history and details;
+// esc (or l again) goes back where it was opened; scrolling up stops
+// following and G follows again; an ended execution is read once.
+func TestLogKeys(t *testing.T) {
+	p := dashboardAt(t, 100, 8)
+	press(p, "j", "j", "l")
+	if p.mode != modeLog || p.logv.execID != 42 {
+		t.Fatalf("l opened mode %v %+v", p.mode, p.logv)
+	}
+	_, cmd := p.Update(logMsg{req: p.logv.req, execID: 42, state: model.StateRunning, text: sampleLog(20, false)})
+	if cmd == nil {
+		t.Error("a running execution's log is not read again")
+	}
+	if !p.logv.pager.Following() {
+		t.Error("the log of a running job does not follow")
+	}
+	press(p, "k")
+	if p.logv.pager.Following() || !strings.Contains(screen(p.View()), "(G follows)") {
+		t.Errorf("scrolling up still follows:\n%s", screen(p.View()))
+	}
+	press(p, "G")
+	if !p.logv.pager.Following() {
+		t.Error("G does not follow again")
+	}
+	gen := p.logv.gen
+	_, cmd = p.Update(logMsg{req: p.logv.req, execID: 42, state: model.StateCompleted, text: sampleLog(21, true)})
+	if cmd != nil || p.logv.gen != gen {
+		t.Error("an ended execution's log is read again")
+	}
+	press(p, "esc")
+	if p.mode != modeDashboard || p.logv != nil {
+		t.Fatalf("esc left mode %v", p.mode)
+	}
+
+	h := historyAt(t)
+	press(h, "down", "l")
+	if h.mode != modeLog || h.logv.execID != 37 || h.logv.label != "Events.imp" {
+		t.Fatalf("l in history opened %v %+v", h.mode, h.logv)
+	}
+	press(h, "l")
+	if h.mode != modeHistory {
+		t.Fatalf("l in the log went to mode %v, want the history", h.mode)
+	}
+	press(h, "enter", "l", "esc")
+	if h.mode != modeDetails {
+		t.Fatalf("esc from a log opened in details went to mode %v", h.mode)
+	}
+}
+
+// TestLogFollowsARunningJob reads the log of a job running on the embedded
+// platform until it is stopped: it grows while the job runs and ends with
+// how the job ended.
+func TestLogFollowsARunningJob(t *testing.T) {
+	pl := startPlatform(t, nil)
+	p := newTestPane(pl.client, 120, 20, time.Now)
+	p.polling.every = 0
+	p.after = func(d time.Duration, msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+	u := newPump(t, p)
+	defer u.drain()
+	events := api.Path("/Data/ImportJobs/Events.imp")
+	trig, err := pl.client.TriggerJob(t.Context(), events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.run(p.openLog(trig.JobExecutionID, "Events.imp"))
+	u.until("the start in the log", 20*time.Second, func() bool {
+		return strings.Contains(screen(p.View()), "started /Data/ImportJobs/Events.imp")
+	})
+	if err := pl.client.StopJob(t.Context(), events); err != nil {
+		t.Fatal(err)
+	}
+	u.until("the end in the log", 20*time.Second, func() bool {
+		return strings.Contains(screen(p.View()), "ended: CANCELED — stopped by request")
+	})
+	if p.logRunning() {
+		t.Error("the log still follows an execution that ended")
+	}
+}
