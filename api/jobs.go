@@ -34,13 +34,47 @@ func (c *Client) JobStatus(ctx context.Context, job Ref) (model.JobStatus, error
 // results from start. A length of 0 or less sends neither parameter and
 // takes the server's defaults.
 func (c *Client) JobHistory(ctx context.Context, configID int64, start, length int) ([]model.HistoryEntry, error) {
+	page, err := c.JobHistoryPage(ctx, configID, start, length)
+	return page.Entries, err
+}
+
+// HistoryPage is a window of a job's history and, when the server says
+// (the embedded platform's X-Total-Count), how many executions there are.
+type HistoryPage struct {
+	Entries []model.HistoryEntry
+	Total   int // -1: the server did not say
+}
+
+// JobHistoryPage is JobHistory with the total the server gives.
+func (c *Client) JobHistoryPage(ctx context.Context, configID int64, start, length int) (HistoryPage, error) {
+	page := HistoryPage{Total: -1}
 	query := ""
 	if length > 0 {
 		query = "start=" + strconv.Itoa(start) + "&length=" + strconv.Itoa(length)
 	}
-	var history []model.HistoryEntry
-	err := c.read(ctx, http.MethodGet, "/rest/job-configuration/job-history/"+strconv.FormatInt(configID, 10), query, nil, &history)
-	return history, err
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	r := request{method: http.MethodGet, path: "/rest/job-configuration/job-history/" + strconv.FormatInt(configID, 10),
+		query: query, length: -1, accept: "application/json"}
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return page, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer))
+	if err != nil {
+		return page, &Error{Op: r.op(), Status: resp.StatusCode, Reason: "answer cut short", Err: err}
+	}
+	if _, err := c.decode(r.op(), resp, body, &page.Entries, true); err != nil {
+		return page, err
+	}
+	if n, err := strconv.Atoi(resp.Header.Get(model.HistoryTotalHeader)); err == nil && n >= 0 {
+		page.Total = n
+	}
+	return page, nil
 }
 
 // JobDetails reads the details of one execution: times, counts and counters.

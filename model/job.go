@@ -82,10 +82,21 @@ type Triggered struct {
 const TriggerRESTAPI = "RESTAPI"
 
 // HistoryEntry is one entry of a job's history; ID is the execution id.
+// The real platform sends ID and JobStatus only; the embedded one adds when
+// the execution ran, who started it and whether its data was deleted, so a
+// history reads without a details call per row. A client reads both.
 type HistoryEntry struct {
-	ID        int64    `json:"id"`
-	JobStatus JobState `json:"jobStatus"`
+	ID          int64    `json:"id"`
+	JobStatus   JobState `json:"jobStatus"`
+	StartTime   DateTime `json:"startTime,omitzero"`
+	StopTime    DateTime `json:"stopTime,omitzero"`
+	User        string   `json:"user,omitempty"`
+	DataDeleted bool     `json:"dataDeleted,omitempty"`
 }
+
+// HistoryTotalHeader carries, in the embedded platform's history answers,
+// how many executions the job has in all (the body is the spec's array).
+const HistoryTotalHeader = "X-Total-Count"
 
 // DetailsFile is the `file` object of job details.
 type DetailsFile struct {

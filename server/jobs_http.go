@@ -302,6 +302,12 @@ func (s *Server) jobHistory(w http.ResponseWriter, r *http.Request) {
 		jobError(w, err)
 		return
 	}
+	total, err := s.jobs.HistoryTotal(r.Context(), id)
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	w.Header().Set(model.HistoryTotalHeader, strconv.Itoa(total))
 	writeJSON(w, http.StatusOK, history)
 }
 

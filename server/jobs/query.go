@@ -105,22 +105,44 @@ func (e *Engine) Status(ctx context.Context, fileID int64) (model.JobStatus, err
 
 // History answers a job's executions, newest first, skipping start and
 // returning at most length.
+// An entry says when the execution ran, who started it, and whether the
+// data it produced was deleted.
 func (e *Engine) History(ctx context.Context, configurationID int64, start, length int) ([]model.HistoryEntry, error) {
-	rows, err := e.db.QueryContext(ctx, `SELECT id, state FROM job_executions WHERE configuration_id = ?
-		ORDER BY id DESC LIMIT ? OFFSET ?`, configurationID, length, start)
+	rows, err := e.db.QueryContext(ctx, `SELECT x.id, x.state, x.started_ms, x.stopped_ms, x.user_name,
+		d.deleted_ms IS NOT NULL FROM job_executions x LEFT JOIN job_data d ON d.execution_id = x.id
+		WHERE x.configuration_id = ? ORDER BY x.id DESC LIMIT ? OFFSET ?`, configurationID, length, start)
 	if err != nil {
 		return nil, fmt.Errorf("history of configuration %d: %w", configurationID, err)
 	}
 	defer rows.Close()
 	entries := []model.HistoryEntry{}
 	for rows.Next() {
-		var h model.HistoryEntry
-		if err := rows.Scan(&h.ID, &h.JobStatus); err != nil {
+		var (
+			h                model.HistoryEntry
+			started, stopped sql.NullInt64
+		)
+		if err := rows.Scan(&h.ID, &h.JobStatus, &started, &stopped, &h.User, &h.DataDeleted); err != nil {
 			return nil, fmt.Errorf("history of configuration %d: %w", configurationID, err)
+		}
+		if started.Valid {
+			h.StartTime = model.At(msTime(started))
+		}
+		if stopped.Valid {
+			h.StopTime = model.At(msTime(stopped))
 		}
 		entries = append(entries, h)
 	}
 	return entries, rows.Err()
+}
+
+// HistoryTotal counts a job's executions.
+func (e *Engine) HistoryTotal(ctx context.Context, configurationID int64) (int, error) {
+	var n int
+	err := e.db.QueryRowContext(ctx, `SELECT count(*) FROM job_executions WHERE configuration_id = ?`, configurationID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("history of configuration %d: %w", configurationID, err)
+	}
+	return n, nil
 }
 
 // Details answers one execution's details; ErrNotFound for an unknown id.

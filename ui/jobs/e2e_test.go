@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -285,27 +286,27 @@ func TestHistoryPagesAndDetails(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := newTestPane(pl.client, 100, 20, time.Now)
+	p := newTestPane(pl.client, 100, 10, time.Now) // pages of 7
 	p.polling.every = 0
 	u := newPump(t, p)
 	defer u.drain()
 	_, cmd := p.Update(historyLookup{ref: customers})
 	u.run(cmd)
 	u.until("the first page", 10*time.Second, func() bool { return p.history != nil && len(p.history.entries) > 0 })
-	if len(p.history.entries) != historyPage {
-		t.Fatalf("first page holds %d executions, want %d", len(p.history.entries), historyPage)
+	if len(p.history.entries) != p.historyPage() {
+		t.Fatalf("first page holds %d executions, want %d", len(p.history.entries), p.historyPage())
 	}
 	newest := p.history.entries[0].ID
 
 	u.run(press(p, "pgdown"))
-	u.until("the second page", 10*time.Second, func() bool { return p.history.start == historyPage && !p.history.loading })
-	if n := len(p.history.entries); n < runs-historyPage || p.history.entries[0].ID >= newest {
+	u.until("the second page", 10*time.Second, func() bool { return p.history.start == p.historyPage() && !p.history.loading })
+	if n := len(p.history.entries); n < runs-p.historyPage() || p.history.entries[0].ID >= newest {
 		t.Fatalf("second page %+v after newest #%d", p.history.entries, newest)
 	}
-	if !strings.Contains(screen(p.View()), "executions 11–") {
-		t.Errorf("page not numbered from 11:\n%s", screen(p.View()))
+	if view := screen(p.View()); !strings.Contains(view, "executions 8–") || !strings.Contains(view, fmt.Sprintf(" of %d", p.history.total)) {
+		t.Errorf("page not numbered from 8 of the total:\n%s", view)
 	}
-	for len(p.history.entries) == historyPage { // page to the end, however long the demo's history
+	for len(p.history.entries) == p.historyPage() { // page to the end, however long the demo's history
 		start := p.history.start
 		u.run(press(p, "pgdown"))
 		u.until("the next page", 10*time.Second, func() bool { return p.history.start > start || !p.history.loading })
@@ -314,12 +315,13 @@ func TestHistoryPagesAndDetails(t *testing.T) {
 		t.Errorf("pgdn on the last page said %+v", st)
 	}
 	mu.Lock()
-	if len(windows) < 2 || windows[0] != "start=0&length=10" || windows[1] != "start=10&length=10" {
+	if len(windows) < 2 || windows[0] != "start=0&length=7" || windows[1] != "start=7&length=7" {
 		t.Errorf("history windows asked %v", windows)
 	}
 	mu.Unlock()
 
 	waitEnded(t, pl.client, p.history.entries[len(p.history.entries)-1].ID)
+	p.SetSize(100, 30) // room for the counters
 	u.run(press(p, "G", "enter"))
 	u.until("the details", 20*time.Second, func() bool { return p.details != nil && (p.details.loaded || p.details.err != "") })
 	view := screen(p.View())

@@ -179,11 +179,19 @@ func historyAt(t *testing.T) *Pane {
 	p := newTestPane(nil, 100, 12, func() time.Time { return clockAt })
 	p.Update(historyRequest{configID: 241, label: "Events.imp"})
 	press(p, "pgdown") // nothing to page yet: the first page is still loading
-	p.Update(historyMsg{req: p.history.req, configID: 241, start: 10, entries: []model.HistoryEntry{
-		{ID: 41, JobStatus: model.StateCanceled}, {ID: 37, JobStatus: model.StateCompleted},
-		{ID: 33, JobStatus: "COMPLETED_WITH_Warnings"}, {ID: 29, JobStatus: model.StateError},
-		{ID: 23, JobStatus: "CANCELLED"}, {ID: 19, JobStatus: "SOMETHING_NEW"},
-	}})
+	at := func(ago, took time.Duration) (model.DateTime, model.DateTime) {
+		return model.At(clockAt.Add(-ago)), model.At(clockAt.Add(-ago + took))
+	}
+	entries := []model.HistoryEntry{
+		{ID: 41, JobStatus: model.StateCanceled, User: "analyst"}, {ID: 37, JobStatus: model.StateCompleted, User: "admin"},
+		{ID: 33, JobStatus: "COMPLETED_WITH_Warnings", User: "admin", DataDeleted: true}, {ID: 29, JobStatus: model.StateError},
+		{ID: 23, JobStatus: "CANCELLED", User: "analyst"}, {ID: 19, JobStatus: "SOMETHING_NEW"},
+	}
+	for i := range entries[:5] {
+		entries[i].StartTime, entries[i].StopTime = at(time.Duration(i+1)*time.Hour, time.Duration(7*i+3)*time.Second)
+	}
+	entries[1].StopTime = model.At(entries[1].StartTime.Time.Add(83 * time.Second))
+	p.Update(historyMsg{req: p.history.req, configID: 241, start: 10, total: 16, entries: entries})
 	return p
 }
 

@@ -17,15 +17,24 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
-// historyPage is how many executions one history page asks for.
-const historyPage = 10
+// historyPage is how many executions one history page asks for: as many
+// as the pane has rows for, at least minHistoryPage.
+func (p *Pane) historyPage() int { return max(minHistoryPage, p.height-historyChrome) }
+
+// The title, a blank line and the column header take three lines.
+const (
+	historyChrome  = 3
+	minHistoryPage = 3
+)
 
 // historyView is one page of a job configuration's executions.
 type historyView struct {
 	configID int64
 	label    string
 	start    int
+	page     int // executions asked for per page
 	entries  []model.HistoryEntry
+	total    int // -1 while the server has not said
 	cursor   int
 	loading  bool
 	req      int
@@ -78,7 +87,7 @@ func (p *Pane) openHistory(configID int64, label string) tea.Cmd {
 	if configID <= 0 {
 		return common.Info("no job configuration known for " + label + " yet")
 	}
-	p.history = &historyView{configID: configID, label: label}
+	p.history = &historyView{configID: configID, label: label, total: -1}
 	p.details = nil
 	p.mode = modeHistory
 	return p.loadHistory(0)
@@ -89,11 +98,29 @@ func (p *Pane) loadHistory(start int) tea.Cmd {
 	if h == nil || client == nil {
 		return nil
 	}
-	h.loading, h.req = true, p.nextReq()
-	req, configID := h.req, h.configID
+	h.loading, h.req, h.page = true, p.nextReq(), p.historyPage()
+	req, configID, length := h.req, h.configID, h.page
 	return common.StartTask(fmt.Sprintf("reading history of %s", h.label), common.Quick, func(ctx context.Context) tea.Msg {
-		entries, err := client.JobHistory(ctx, configID, start, historyPage)
-		return historyMsg{req: req, configID: configID, start: start, entries: entries, err: err}
+		page, err := client.JobHistoryPage(ctx, configID, start, length)
+		if err == nil {
+			withTimes(ctx, client, page.Entries)
+		}
+		return historyMsg{req: req, configID: configID, start: start, entries: page.Entries, total: page.Total, err: err}
+	})
+}
+
+// withTimes reads, from their details, the start and stop of entries the
+// history did not give them for (the real platform's history holds ids and
+// states only); the page is as long as the screen, so these reads are few.
+func withTimes(ctx context.Context, client *api.Client, entries []model.HistoryEntry) {
+	fanOut(len(entries), func(i int) {
+		e := &entries[i]
+		if e.StartTime.Valid() || e.JobStatus.Canonical() == model.StateQueued {
+			return
+		}
+		if d, err := client.JobDetails(ctx, e.ID); err == nil {
+			e.StartTime, e.StopTime = d.StartTime, d.StopTime
+		}
 	})
 }
 
@@ -110,7 +137,7 @@ func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 	if len(msg.entries) == 0 && msg.start > 0 {
 		return common.Info("no older executions")
 	}
-	h.err, h.start, h.entries, h.cursor = "", msg.start, msg.entries, 0
+	h.err, h.start, h.entries, h.cursor, h.total = "", msg.start, msg.entries, 0, msg.total
 	return nil
 }
 
@@ -120,15 +147,15 @@ func (h *historyView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
 	case h.loading && (key.Matches(msg, k.PageDown) || key.Matches(msg, k.PageUp)):
 		return nil
 	case key.Matches(msg, k.PageDown):
-		if len(h.entries) < historyPage {
+		if len(h.entries) < h.page || (h.total >= 0 && h.start+len(h.entries) >= h.total) {
 			return common.Info("no older executions")
 		}
-		return p.loadHistory(h.start + historyPage)
+		return p.loadHistory(h.start + len(h.entries))
 	case key.Matches(msg, k.PageUp):
 		if h.start == 0 {
 			return common.Info("these are the newest executions")
 		}
-		return p.loadHistory(max(0, h.start-historyPage))
+		return p.loadHistory(max(0, h.start-p.historyPage()))
 	case key.Matches(msg, k.Refresh):
 		return p.loadHistory(h.start)
 	case key.Matches(msg, k.Open):
@@ -191,11 +218,16 @@ func (p *Pane) historyView() string {
 	title := fmt.Sprintf("History of %s (configuration %d)", common.Clean(h.label), h.configID)
 	b.WriteString(st.PaneTitle.Render(title))
 	page := fmt.Sprintf("   executions %d–%d", h.start+1, h.start+len(h.entries))
+	if h.total >= 0 {
+		page += fmt.Sprintf(" of %d", h.total)
+	}
 	if len(h.entries) == 0 {
 		page = "   no executions"
 	}
 	b.WriteString(st.Label.Render(page))
 	b.WriteString("\n\n")
+	b.WriteString(st.Label.Render(historyLine(" ", "exec", "state", "started", "duration", "user", "data")))
+	b.WriteByte('\n')
 	switch {
 	case h.err != "":
 		b.WriteString(st.StatusError.Render(h.err))
@@ -203,22 +235,37 @@ func (p *Pane) historyView() string {
 		b.WriteString(st.Empty.Render(p.ctx.Spinner + " reading…"))
 	}
 	for i, e := range h.entries {
-		line := fmt.Sprintf("%s %-8s %s", cursorMark(i == h.cursor, st.Symbols.Cursor), "#"+strconv.FormatInt(e.ID, 10), p.stateCell(e.JobStatus, 30, false))
-		if i == h.cursor {
-			line = fmt.Sprintf("%s %-8s %s", st.Symbols.Cursor, "#"+strconv.FormatInt(e.ID, 10), stateText(e.JobStatus, st.Symbols))
-			line = st.SelectedRow.Render(padRight(line, max(0, p.width)))
+		exec, user := "#"+strconv.FormatInt(e.ID, 10), e.User
+		if user == "" {
+			user = unknownUser
 		}
-		b.WriteString(line)
+		data := ""
+		if e.DataDeleted {
+			data = "deleted"
+		}
+		started := "—"
+		if e.StartTime.Valid() {
+			started = e.StartTime.Time.Format("2006-01-02 15:04:05")
+		}
+		if i == h.cursor {
+			line := historyLine(st.Symbols.Cursor, exec, stateText(e.JobStatus, st.Symbols), started, runDuration(e.StartTime, e.StopTime), common.Clean(user), data)
+			b.WriteString(st.SelectedRow.Render(padRight(line, max(0, p.width))))
+		} else {
+			b.WriteString(historyLine(" ", exec, p.stateCell(e.JobStatus, historyStateWidth, false), started,
+				runDuration(e.StartTime, e.StopTime), common.Clean(user), st.HealthSlow.Render(data)))
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()
 }
 
-func cursorMark(on bool, cursor string) string {
-	if on {
-		return cursor
-	}
-	return " "
+const historyStateWidth = 16
+
+// historyLine lays out one history row: cursor, execution, state, start,
+// duration, user and what became of its data.
+func historyLine(cursor, exec, state, started, duration, user, data string) string {
+	return cursor + " " + padRight(exec, 8) + " " + padRight(state, historyStateWidth) + " " + padRight(started, 19) + " " +
+		padLeft(duration, 9) + "  " + padRight(user, userWidth) + " " + data
 }
 
 func (p *Pane) detailsView() string {

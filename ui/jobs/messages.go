@@ -102,6 +102,7 @@ type historyMsg struct {
 	configID int64
 	start    int
 	entries  []model.HistoryEntry
+	total    int // -1 when the server does not say
 	err      error
 }
 

@@ -115,7 +115,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case deleteRequest:
 		return p, p.deleteData(msg)
 	case deletedMsg:
-		return p, gotDeleted(msg)
+		return p, p.gotDeleted(msg)
 	case historyRequest:
 		return p, p.openHistory(msg.configID, msg.label)
 	case common.OpenJobMsg: // a dependency opened from the connections pane
@@ -485,11 +485,16 @@ func (p *Pane) deleteData(req deleteRequest) tea.Cmd {
 	})
 }
 
-// gotDeleted says each of the three answers plainly.
-func gotDeleted(msg deletedMsg) tea.Cmd {
+// gotDeleted says each of the three answers plainly; an open history is
+// read again, so its row shows the data as deleted.
+func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 	switch {
 	case msg.err == nil && msg.answer.Outcome == model.DeletionMarked:
-		return common.Notify(fmt.Sprintf("data of execution #%d is now marked for deletion", msg.execID))
+		notice := common.Notify(fmt.Sprintf("data of execution #%d is now marked for deletion", msg.execID))
+		if p.history != nil && p.mode == modeHistory {
+			return tea.Batch(notice, p.loadHistory(p.history.start))
+		}
+		return notice
 	case msg.err == nil && msg.answer.Outcome == model.DeletionAlreadyMarked:
 		return common.Info(fmt.Sprintf("data of execution #%d was already deleted or marked for deletion: nothing changed", msg.execID))
 	case common.IsUnauthorized(msg.err):

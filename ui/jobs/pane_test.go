@@ -297,8 +297,9 @@ func TestDeleteAnswers(t *testing.T) {
 		{deletedMsg{execID: 5, answer: model.DataDeletion{Outcome: model.DeletionFailed, Reason: "Job data with id 5 doesn't exist"},
 			err: &api.Error{Reason: "Job data with id 5 doesn't exist"}}, common.LevelError, "not deleted: the server refused: Job data with id 5 doesn't exist"},
 	}
+	p := newTestPane(nil, 100, 12, time.Now)
 	for _, tt := range tests {
-		st := statusesOf(uitest.Expand(gotDeleted(tt.msg)))
+		st := statusesOf(uitest.Expand(p.gotDeleted(tt.msg)))
 		if len(st) != 1 || st[0].Level != tt.level || !strings.Contains(st[0].Text, tt.says) {
 			t.Errorf("%+v said %+v, want level %d saying %q", tt.msg, st, tt.level, tt.says)
 		}
