@@ -1,15 +1,26 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/sshserve/sshtest"
 )
 
@@ -113,7 +124,7 @@ func TestSSHUnknownKeyRefused(t *testing.T) {
 	p := newPeople(t)
 	running, log := startSSHDemo(t, p, nil)
 	if term, err := sshtest.Dial(t, running.ssh.Addr(), p.stranger, sshtest.Options{}); err == nil {
-		t.Fatalf("a stranger's key got a session; screen:\n%s", term.Screen())
+		t.Fatalf("a stranger's key got a session; screen:\n%s", term.Text())
 	} else if !strings.Contains(err.Error(), "unable to authenticate") {
 		t.Errorf("refused with %v, want an authentication failure", err)
 	}
@@ -175,3 +186,166 @@ func TestSSHRunsNoEditor(t *testing.T) {
 
 // ctrlU clears a text field (delete to the start of the line).
 const ctrlU = "\x15"
+
+var sshListeningLine = regexp.MustCompile(`^ssh listening on (127\.0\.0\.1:[1-9][0-9]*) \(host key SHA256:\S+\)$`)
+
+// TestSSHSigtermCancelsABackupAndLeavesNoFile runs `dapconsole ssh` as its
+// own process against a platform whose backup download stalls: the session
+// logs in through the login screen, starts a backup, and SIGTERM then ends
+// the session with a notice, the backup cancelled and its partial file
+// removed, and the process exits cleanly. The password typed never reaches
+// a log, the screen or a file.
+func TestSSHSigtermCancelsABackupAndLeavesNoFile(t *testing.T) {
+	const password = "pw-ssh-sigterm-test"
+	srv, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	downloading := make(chan struct{}, 1)
+	platform := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/backup") {
+			srv.Handler().ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/zip")
+		w.Write([]byte("PK\x03\x04 the first bytes of an archive that never ends"))
+		w.(http.Flusher).Flush()
+		downloading <- struct{}{}
+		<-r.Context().Done() // stalls until the console gives up
+	}))
+	t.Cleanup(platform.Close)
+
+	dir := t.TempDir()
+	admin := sshtest.NewKey(t)
+	keysFile := filepath.Join(dir, "authorized_keys")
+	if err := os.WriteFile(keysFile, []byte(admin.Line(`user="admin"`, "admin@laptop")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(dir, "config")
+	cmd := dapconsole(t, []string{"XDG_CONFIG_HOME=" + config, "HOME=" + dir, "DAP_PASSWORD=" + password},
+		"ssh", "--server", platform.URL, "--addr", "127.0.0.1:0",
+		"--host-key", filepath.Join(dir, "ssh", "host_ed25519"), "--authorized-keys", keysFile)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	cmd.Stderr = &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	out := bufio.NewReader(stdout)
+	line, err := out.ReadString('\n')
+	m := sshListeningLine.FindStringSubmatch(strings.TrimSuffix(line, "\n"))
+	if err != nil || m == nil {
+		t.Fatalf("first line %q (%v), want `ssh listening on 127.0.0.1:PORT (host key …)`", line, err)
+	}
+	go io.Copy(io.Discard, out)
+
+	term, err := sshtest.Dial(t, m[1], admin, sshtest.Options{Width: 100, Height: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// DAP_PASSWORD of the host is one password for everyone: not used.
+	term.WaitForText("Your platform password for admin@", "stays in this session's memory")
+	term.Type(password + "\r")
+	term.WaitForText("Folders", "admin@127.0.0.1")
+	term.Type("b")
+	term.WaitForText("save to")
+	term.Type(ctrlU + "slow.zip\r")
+	select {
+	case <-downloading:
+	case <-time.After(sshtest.Wait):
+		t.Fatalf("the backup did not start; screen:\n%s", term.Text())
+	}
+	partial := filepath.Join(dir, "ssh", "files", "admin", "slow.zip")
+	if _, err := os.Stat(partial); err != nil {
+		t.Fatalf("the backup's file is not being written: %v", err)
+	}
+
+	stop(t, cmd, syscall.SIGTERM)
+	if err := term.Ended(); err != nil {
+		t.Errorf("the session ended with %v", err)
+	}
+	if !strings.Contains(term.Raw(), "the server is stopping") {
+		t.Errorf("the session got no notice; it read:\n%q", term.Raw())
+	}
+	if _, err := os.Stat(partial); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the cancelled backup left %s (%v)", partial, err)
+	}
+	if !strings.Contains(log.String(), "why=\"the server is stopping\"") {
+		t.Errorf("the log does not say why the session ended:\n%s", log.String())
+	}
+	for what, text := range map[string]string{"log": log.String(), "screen": term.Raw()} {
+		if strings.Contains(text, password) {
+			t.Errorf("the password is in the %s", what)
+		}
+	}
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if body, _ := os.ReadFile(path); bytes.Contains(body, []byte(password)) {
+				t.Errorf("the password is in %s", path)
+			}
+		}
+		return nil
+	})
+}
+
+// laidOutAt reports whether a console screen is laid out for width×height:
+// the header reaches the right edge (who is logged in, flush right) and
+// the help line is the last row.
+func laidOutAt(width, height int) func(string) bool {
+	return func(screen string) bool {
+		rows := strings.Split(screen, "\n")
+		if len(rows) < height || !strings.Contains(rows[0], "Folders") {
+			return false
+		}
+		last := height - 1
+		for last > 0 && rows[last] == "" {
+			last--
+		}
+		return ansi.StringWidth(rows[0]) == width && last == height-1 && strings.Contains(rows[last], "help")
+	}
+}
+
+// TestSSHSessionsDrawAtTheirOwnSize: two sessions of different sizes each
+// lay the console out for their own terminal, as the users their keys name.
+func TestSSHSessionsDrawAtTheirOwnSize(t *testing.T) {
+	p := newPeople(t)
+	running, _ := startSSHDemo(t, p, nil)
+	small := dialConsole(t, running, p.viewer, sshtest.Options{Width: 80, Height: 24})
+	large := dialConsole(t, running, p.admin, sshtest.Options{Width: 130, Height: 40})
+	small.WaitFor("the console at 80x24", laidOutAt(80, 24))
+	large.WaitFor("the console at 130x40", laidOutAt(130, 40))
+	small.WaitForText("viewer@", "Data/")
+	large.WaitForText("admin@", "Data/")
+	// The viewer may not see /Exports; admin does: each its own platform rights.
+	if screen := large.WaitForText("Exports/"); !strings.Contains(screen, "Exports/") {
+		t.Fatal("admin does not see /Exports")
+	}
+	if screen := small.Text(); strings.Contains(screen, "Exports/") {
+		t.Errorf("the viewer sees /Exports:\n%s", screen)
+	}
+	small.Type("3")
+	small.WaitForText("Jobs  ")
+	if screen := large.Text(); !strings.Contains(screen, "Data/") {
+		t.Errorf("a key in one session changed the other:\n%s", screen)
+	}
+}
+
+// TestSSHWindowChangeRelaysTheView: a window change re-lays the console out
+// at the new size, down to the one-line "too small".
+func TestSSHWindowChangeRelaysTheView(t *testing.T) {
+	p := newPeople(t)
+	running, _ := startSSHDemo(t, p, nil)
+	term := dialConsole(t, running, p.admin, sshtest.Options{Width: 80, Height: 24})
+	term.WaitFor("the console at 80x24", laidOutAt(80, 24))
+	term.Resize(120, 35)
+	term.WaitFor("the console at 120x35", laidOutAt(120, 35))
+	term.Resize(30, 8)
+	term.WaitForText("too small")
+	term.Resize(100, 20)
+	term.WaitFor("the console at 100x20", laidOutAt(100, 20))
+}

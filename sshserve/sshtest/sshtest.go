@@ -63,18 +63,114 @@ type Options struct {
 	Command       string // run this instead of a shell
 }
 
-// Terminal is one SSH session drawn into a virtual terminal.
-type Terminal struct {
+// Screen is a virtual terminal: what a program writes to it is drawn as a
+// terminal would, and its replies to the program's queries (its background
+// colour, its modes) come out of Replies.
+type Screen struct {
 	t       testing.TB
+	mu      sync.Mutex
+	vt      *vt.Emulator
+	raw     bytes.Buffer  // everything written, escape sequences and all
+	changed chan struct{} // a token after each write
+}
+
+// NewScreen returns a screen of width×height.
+func NewScreen(t testing.TB, width, height int) *Screen {
+	return &Screen{t: t, vt: vt.NewEmulator(width, height), changed: make(chan struct{}, 1)}
+}
+
+// Write draws p.
+func (s *Screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	s.raw.Write(p)
+	s.vt.Write(p)
+	s.mu.Unlock()
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// Replies is what the terminal answers, to be sent to the program's input;
+// it ends when the screen is closed.
+func (s *Screen) Replies() io.Reader { return s.vt }
+
+// Close ends Replies. (The emulator's own Close would race with a Read
+// blocked in Replies: closing its pipe does not.)
+func (s *Screen) Close() {
+	if replies, ok := s.vt.InputPipe().(*io.PipeWriter); ok {
+		replies.Close()
+	}
+}
+
+// Resize changes the screen's size, as a dragged window does.
+func (s *Screen) Resize(width, height int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.vt.Resize(width, height)
+}
+
+// Text is the text on the screen now, one line a row, trailing spaces cut.
+func (s *Screen) Text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lines := strings.Split(s.vt.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Raw is everything written so far.
+func (s *Screen) Raw() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.raw.String()
+}
+
+// WaitFor waits until the screen satisfies ok, looking again after every
+// write, and fails the test with the screen when it does not within Wait.
+func (s *Screen) WaitFor(what string, ok func(screen string) bool) string {
+	s.t.Helper()
+	timeout := time.NewTimer(Wait)
+	defer timeout.Stop()
+	for {
+		text := s.Text()
+		if ok(text) {
+			return text
+		}
+		select {
+		case <-s.changed:
+		case <-timeout.C:
+			s.t.Fatalf("waited for %s; the screen is:\n%s", what, text)
+		}
+	}
+}
+
+// WaitForText waits until the screen shows every one of texts.
+func (s *Screen) WaitForText(texts ...string) string {
+	s.t.Helper()
+	return s.WaitFor(fmt.Sprintf("%q", texts), func(screen string) bool {
+		for _, text := range texts {
+			if !strings.Contains(screen, text) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// Terminal is one SSH session drawn on a Screen.
+type Terminal struct {
+	*Screen
 	client  *gossh.Client
 	session *gossh.Session
 	stdin   io.WriteCloser
 
 	mu     sync.Mutex
-	screen *vt.Emulator
-	raw    bytes.Buffer // everything the session wrote, escape sequences and all
 	stderr bytes.Buffer
-	ended  chan struct{} // closed when the output ends
+	ended  chan struct{} // closed when the session ended
 	exit   error
 }
 
@@ -103,7 +199,7 @@ func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 	if opts.Term == "" {
 		opts.Term = "xterm-256color"
 	}
-	term := &Terminal{t: t, client: client, session: session, screen: vt.NewEmulator(opts.Width, opts.Height), ended: make(chan struct{})}
+	term := &Terminal{Screen: NewScreen(t, opts.Width, opts.Height), client: client, session: session, ended: make(chan struct{})}
 	t.Cleanup(term.Close)
 	for _, kv := range opts.Env {
 		name, value, _ := strings.Cut(kv, "=")
@@ -119,10 +215,7 @@ func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 	if term.stdin, err = session.StdinPipe(); err != nil {
 		return nil, err
 	}
-	stdout, err := session.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
+	session.Stdout = term.Screen
 	session.Stderr = lockedWriter{&term.mu, &term.stderr}
 	if opts.Command != "" {
 		err = session.Start(opts.Command)
@@ -132,8 +225,14 @@ func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 	if err != nil {
 		return nil, err
 	}
-	go term.draw(stdout)
-	go term.answer()
+	go func() {
+		exit := session.Wait()
+		term.mu.Lock()
+		term.exit = exit
+		term.mu.Unlock()
+		close(term.ended)
+	}()
+	go io.Copy(term.stdin, term.Replies())
 	return term, nil
 }
 
@@ -148,96 +247,11 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// draw feeds the session's output to the virtual terminal.
-func (term *Terminal) draw(stdout io.Reader) {
-	buf := make([]byte, 32*1024)
-	for {
-		n, err := stdout.Read(buf)
-		if n > 0 {
-			term.mu.Lock()
-			term.raw.Write(buf[:n])
-			term.screen.Write(buf[:n])
-			term.mu.Unlock()
-		}
-		if err != nil {
-			break
-		}
-	}
-	exit := term.session.Wait()
-	term.mu.Lock()
-	term.exit = exit
-	term.mu.Unlock()
-	close(term.ended)
-}
-
-// answer sends the terminal's replies (to queries such as its background
-// colour) back to the program, as a real terminal does.
-func (term *Terminal) answer() {
-	buf := make([]byte, 1024)
-	for {
-		n, err := term.screen.Read(buf)
-		if n > 0 {
-			term.stdin.Write(buf[:n])
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// Screen is the text on the screen now, one line a row, trailing spaces cut.
-func (term *Terminal) Screen() string {
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	lines := strings.Split(term.screen.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// Raw is everything the session wrote so far.
-func (term *Terminal) Raw() string {
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	return term.raw.String()
-}
-
 // Stderr is what the session wrote to its standard error.
 func (term *Terminal) Stderr() string {
 	term.mu.Lock()
 	defer term.mu.Unlock()
 	return term.stderr.String()
-}
-
-// WaitFor waits until the screen satisfies ok, and fails the test with the
-// screen when it does not within Wait.
-func (term *Terminal) WaitFor(what string, ok func(screen string) bool) string {
-	term.t.Helper()
-	deadline := time.Now().Add(Wait)
-	for {
-		screen := term.Screen()
-		if ok(screen) {
-			return screen
-		}
-		if time.Now().After(deadline) {
-			term.t.Fatalf("waited for %s; the screen is:\n%s\nstderr: %s", what, screen, term.Stderr())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// WaitForText waits until the screen shows every one of texts.
-func (term *Terminal) WaitForText(texts ...string) string {
-	term.t.Helper()
-	return term.WaitFor(fmt.Sprintf("%q", texts), func(screen string) bool {
-		for _, text := range texts {
-			if !strings.Contains(screen, text) {
-				return false
-			}
-		}
-		return true
-	})
 }
 
 // Type sends text as typed keys.
@@ -251,9 +265,7 @@ func (term *Terminal) Type(text string) {
 // Resize changes the window, as a terminal whose window was dragged does.
 func (term *Terminal) Resize(width, height int) {
 	term.t.Helper()
-	term.mu.Lock()
-	term.screen.Resize(width, height)
-	term.mu.Unlock()
+	term.Screen.Resize(width, height)
 	if err := term.session.WindowChange(height, width); err != nil {
 		term.t.Fatalf("window change: %v", err)
 	}
@@ -266,7 +278,7 @@ func (term *Terminal) Ended() error {
 	select {
 	case <-term.ended:
 	case <-time.After(Wait):
-		term.t.Fatalf("the session did not end; the screen is:\n%s", term.Screen())
+		term.t.Fatalf("the session did not end; the screen is:\n%s", term.Text())
 	}
 	term.mu.Lock()
 	defer term.mu.Unlock()
@@ -277,9 +289,5 @@ func (term *Terminal) Ended() error {
 func (term *Terminal) Close() {
 	term.session.Close()
 	term.client.Close()
-	// Closing the replies' pipe ends answer; the emulator's own Close would
-	// race with the Read answer is blocked in.
-	if replies, ok := term.screen.InputPipe().(*io.PipeWriter); ok {
-		replies.Close()
-	}
+	term.Screen.Close()
 }

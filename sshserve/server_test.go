@@ -1,0 +1,345 @@
+package sshserve
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/dapconsole/dapconsole/sshserve/sshtest"
+)
+
+// echo is the program of these tests: it shows who it serves, its size and
+// the keys typed; q quits, p panics, and stopMsg ends it saying so.
+type echo struct {
+	s             Session
+	width, height int
+	typed         string
+}
+
+type stopMsg struct{}
+
+func (e *echo) Init() tea.Cmd { return nil }
+
+func (e *echo) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		e.width, e.height = msg.Width, msg.Height
+	case stopMsg:
+		return e, tea.Quit
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "q":
+			return e, tea.Quit
+		case "p":
+			panic("the echo program panics, as asked")
+		}
+		e.typed += msg.String()
+	}
+	return e, nil
+}
+
+func (e *echo) View() tea.View {
+	ro := ""
+	if e.s.ReadOnly {
+		ro = " read-only"
+	}
+	v := tea.NewView(fmt.Sprintf("hello %s%s at %dx%d\ntyped [%s]", e.s.User, ro, e.width, e.height, e.typed))
+	v.AltScreen = true
+	return v
+}
+
+// logBuffer is a log the server writes while the test reads it.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type testServer struct {
+	*Server
+	log        *logBuffer
+	alice, bob sshtest.Key
+}
+
+// start runs a server whose file lets alice (analyst, read-only) and bob
+// (admin) in; change adjusts the configuration first.
+func start(t *testing.T, change func(*Config)) *testServer {
+	t.Helper()
+	dir := t.TempDir()
+	ts := &testServer{log: &logBuffer{}, alice: sshtest.NewKey(t), bob: sshtest.NewKey(t)}
+	keys := ts.alice.Line(`user="analyst",read-only`, "alice@laptop") + "\n" + ts.bob.Line(`user="admin"`, "bob@desk") + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "keys"), []byte(keys), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{
+		Addr: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "host_ed25519"), AuthorizedKeysPath: filepath.Join(dir, "keys"),
+		PerMinute: 1000, Log: slog.New(slog.NewTextHandler(ts.log, nil)),
+		Program: func(s Session) (tea.Model, error) { return &echo{s: s}, nil },
+		Stop:    stopMsg{},
+	}
+	if change != nil {
+		change(&cfg)
+	}
+	var err error
+	if ts.Server, err = Start(cfg); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), sshtest.Wait)
+		defer cancel()
+		if err := ts.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return ts
+}
+
+func (ts *testServer) dial(t *testing.T, key sshtest.Key, opts sshtest.Options) *sshtest.Terminal {
+	t.Helper()
+	term, err := sshtest.Dial(t, ts.Addr(), key, opts)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	return term
+}
+
+func exitStatus(err error) int {
+	var exit *gossh.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitStatus()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+func TestSessionsAreTheirOwn(t *testing.T) {
+	ts := start(t, nil)
+	alice := ts.dial(t, ts.alice, sshtest.Options{Width: 60, Height: 10})
+	bob := ts.dial(t, ts.bob, sshtest.Options{Width: 90, Height: 20})
+	alice.WaitForText("hello analyst read-only at 60x10")
+	bob.WaitForText("hello admin at 90x20")
+	alice.Type("xy")
+	alice.WaitForText("typed [xy]")
+	bob.Resize(100, 25)
+	bob.WaitForText("hello admin at 100x25", "typed []")
+	alice.Type("q")
+	if err := alice.Ended(); err != nil {
+		t.Fatalf("alice's quit: %v", err)
+	}
+	bob.Type("z")
+	bob.WaitForText("typed [z]")
+}
+
+func TestRefusals(t *testing.T) {
+	ts := start(t, nil)
+	tests := []struct {
+		name string
+		opts sshtest.Options
+		want string
+	}{
+		{"no terminal", sshtest.Options{NoPty: true}, "needs a terminal"},
+		{"a command", sshtest.Options{Command: "cat /etc/passwd"}, "takes no command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			term := ts.dial(t, ts.bob, tt.opts)
+			if err := term.Ended(); exitStatus(err) != 1 {
+				t.Errorf("ended with %v, want status 1", err)
+			}
+			if !strings.Contains(term.Stderr(), tt.want) {
+				t.Errorf("stderr %q, want %q", term.Stderr(), tt.want)
+			}
+			if strings.Contains(term.Raw(), "hello") {
+				t.Errorf("a program ran: %q", term.Raw())
+			}
+		})
+	}
+}
+
+func TestMaxSessions(t *testing.T) {
+	ts := start(t, func(c *Config) { c.MaxSessions = 1 })
+	first := ts.dial(t, ts.alice, sshtest.Options{})
+	first.WaitForText("hello analyst")
+	second := ts.dial(t, ts.bob, sshtest.Options{})
+	if err := second.Ended(); exitStatus(err) != 1 || !strings.Contains(second.Stderr(), "busy") {
+		t.Fatalf("the second session ended with %v, stderr %q; want busy and status 1", err, second.Stderr())
+	}
+	first.Type("q")
+	first.Ended()
+	ts.dial(t, ts.bob, sshtest.Options{}).WaitForText("hello admin")
+	if !strings.Contains(ts.log.String(), "busy") {
+		t.Errorf("the log does not say busy:\n%s", ts.log)
+	}
+}
+
+func TestIdleSessionEnds(t *testing.T) {
+	ts := start(t, func(c *Config) { c.Idle = shortWhile })
+	term := ts.dial(t, ts.bob, sshtest.Options{})
+	if err := term.Ended(); err != nil {
+		t.Fatalf("ended with %v", err)
+	}
+	if !strings.Contains(term.Raw(), "no key pressed for") {
+		t.Errorf("no idle notice in %q", term.Raw())
+	}
+	if !strings.Contains(ts.log.String(), "why=idle") {
+		t.Errorf("the log does not say idle:\n%s", ts.log)
+	}
+}
+
+// shortWhile is the idle limit and login grace of these tests: short, so
+// they end soon; they assert no timing.
+const shortWhile = 300 * time.Millisecond
+
+func TestPerAddressRate(t *testing.T) {
+	ts := start(t, func(c *Config) { c.PerMinute = 2 })
+	for range 2 {
+		ts.dial(t, ts.bob, sshtest.Options{}).WaitForText("hello admin")
+	}
+	if _, err := sshtest.Dial(t, ts.Addr(), ts.bob, sshtest.Options{}); err == nil {
+		t.Fatal("a third connection within the minute was let in")
+	}
+	if !strings.Contains(ts.log.String(), "too many from this address") {
+		t.Errorf("the log does not say why:\n%s", ts.log)
+	}
+}
+
+// TestLoginGrace: a connection that never completes a login is closed,
+// so idle handshakes cannot hold the server's connections.
+func TestLoginGrace(t *testing.T) {
+	ts := start(t, func(c *Config) { c.LoginGrace = shortWhile })
+	conn, err := net.Dial("tcp", ts.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The server sends its version line, then waits for ours; we send none.
+	if _, err := io.Copy(io.Discard, conn); err != nil {
+		t.Fatalf("the connection ended with %v, want the server to close it", err)
+	}
+}
+
+func TestPanicEndsThatSessionOnly(t *testing.T) {
+	ts := start(t, nil)
+	alice := ts.dial(t, ts.alice, sshtest.Options{})
+	bob := ts.dial(t, ts.bob, sshtest.Options{})
+	alice.WaitForText("hello analyst")
+	bob.WaitForText("hello admin")
+	alice.Type("p")
+	if err := alice.Ended(); exitStatus(err) != 1 {
+		t.Errorf("the panicking session ended with %v, want status 1", err)
+	}
+	if !strings.Contains(alice.Stderr(), "internal error") {
+		t.Errorf("stderr %q does not say what happened", alice.Stderr())
+	}
+	bob.Type("k")
+	bob.WaitForText("typed [k]")
+	ts.dial(t, ts.alice, sshtest.Options{}).WaitForText("hello analyst")
+	if !strings.Contains(ts.log.String(), "session panicked") {
+		t.Errorf("the log does not have the panic:\n%s", ts.log)
+	}
+}
+
+func TestShutdownEndsSessionsWithANotice(t *testing.T) {
+	ts := start(t, nil)
+	term := ts.dial(t, ts.bob, sshtest.Options{})
+	term.WaitForText("hello admin")
+	ctx, cancel := context.WithTimeout(context.Background(), sshtest.Wait)
+	defer cancel()
+	if err := ts.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := term.Ended(); err != nil {
+		t.Errorf("ended with %v", err)
+	}
+	if !strings.Contains(term.Raw(), "the server is stopping") {
+		t.Errorf("no notice in %q", term.Raw())
+	}
+	if _, err := sshtest.Dial(t, ts.Addr(), ts.bob, sshtest.Options{}); err == nil {
+		t.Error("a stopped server took a connection")
+	}
+}
+
+func TestStartRefuses(t *testing.T) {
+	key := sshtest.NewKey(t)
+	tests := []struct {
+		name    string
+		keys    string
+		keyMode os.FileMode
+		want    string
+	}{
+		{name: "a line without user", keys: "# x\n" + key.Line("", "a") + "\n", want: "line 2: no user="},
+		{name: "no key", keys: "# nobody yet\n", want: "no key in it"},
+		{name: "a host key others may read", keys: key.Line(`user="admin"`, "") + "\n", keyMode: 0o644, want: "readable by others"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			keysPath, hostKey := filepath.Join(dir, "keys"), filepath.Join(dir, "host")
+			if err := os.WriteFile(keysPath, []byte(tt.keys), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cfg := Config{Addr: "127.0.0.1:0", HostKeyPath: hostKey, AuthorizedKeysPath: keysPath,
+				Program: func(Session) (tea.Model, error) { return &echo{}, nil }, Stop: stopMsg{}}
+			if tt.keyMode != 0 {
+				if s, err := Start(cfg); err != nil {
+					t.Fatal(err)
+				} else {
+					s.Shutdown(t.Context())
+				}
+				if err := os.Chmod(hostKey, tt.keyMode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if s, err := Start(cfg); err == nil {
+				s.Shutdown(t.Context())
+				t.Fatal("started")
+			} else if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestHostKeyMadeOnce: the first start writes an ed25519 host key only its
+// owner may read; the next start uses the same key.
+func TestHostKeyMadeOnce(t *testing.T) {
+	var dir string
+	first := start(t, func(c *Config) { dir = filepath.Dir(c.HostKeyPath) })
+	info, err := os.Stat(filepath.Join(dir, "host_ed25519"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("host key %v, mode %v; want 0600", err, info.Mode().Perm())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sshtest.Wait)
+	defer cancel()
+	first.Shutdown(ctx)
+	second := start(t, func(c *Config) { c.HostKeyPath = filepath.Join(dir, "host_ed25519") })
+	if first.HostKey() != second.HostKey() || !strings.HasPrefix(second.HostKey(), "SHA256:") {
+		t.Errorf("host key %s, then %s", first.HostKey(), second.HostKey())
+	}
+}
