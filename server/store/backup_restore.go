@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
@@ -93,6 +95,10 @@ type restorer struct {
 	keptHidden []model.SkippedFile
 	// vis judges what the uploader may see and do, once per folder.
 	vis *Visibility
+	// takenUUIDs are the UUIDs of the archive's files that the tree holds
+	// already (read in one pass before the files are made) or that this
+	// restore gave out: a file made with one of them gets a new UUID.
+	takenUUIDs map[string]bool
 }
 
 // RestoreIndex is an archive read for a restore: every file's identity and
@@ -238,6 +244,10 @@ func takenByHidden(paths []string) error {
 // restore's transaction.
 func IndexArchive(a *archive.Archive) (*RestoreIndex, error) {
 	idx := &RestoreIndex{archive: a}
+	identities, err := decodeIdentities(a)
+	if err != nil {
+		return nil, err
+	}
 	byUUID := map[string]int{}
 	byOrigPath := map[string]int{}
 	for i, e := range a.Entries {
@@ -249,10 +259,7 @@ func IndexArchive(a *archive.Archive) (*RestoreIndex, error) {
 		if e.IsFolder() {
 			continue
 		}
-		var id entryIdentity
-		if err := decodeEntry(a, e, &id); err != nil {
-			return nil, err
-		}
+		id := &identities[i]
 		re.origUUID = strings.ToLower(id.File.UUID)
 		if re.origUUID != "" {
 			byUUID[re.origUUID] = i
@@ -276,6 +283,32 @@ func IndexArchive(a *archive.Archive) (*RestoreIndex, error) {
 		}
 	}
 	return idx, nil
+}
+
+// decodeIdentities inflates and decodes the identity of every file entry,
+// on every core; the first entry that fails, in archive order, refuses
+// the restore.
+func decodeIdentities(a *archive.Archive) ([]entryIdentity, error) {
+	identities := make([]entryIdentity, len(a.Entries))
+	errs := make([]error, len(a.Entries))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for first := range workers {
+		wg.Go(func() {
+			for i := first; i < len(a.Entries); i += workers {
+				if e := a.Entries[i]; !e.IsFolder() {
+					errs[i] = decodeEntry(a, e, &identities[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return identities, nil
 }
 
 // entryIdentity is what IndexArchive needs of a representation: its identity and
@@ -620,7 +653,37 @@ func (r *restorer) create(ctx context.Context, root File) error {
 			}
 		}
 	}
-	state := make([]int8, len(r.entries)) // 0 new, 1 being created, 2 done
+	order, err := r.creationOrder()
+	if err != nil {
+		return err
+	}
+	if err := r.findTakenUUIDs(ctx, order); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a failed create stops the decoding ahead
+	decoded := r.decodeAhead(ctx, order)
+	for _, i := range order {
+		next, ok := <-decoded
+		if !ok { // the request ended
+			return ctx.Err()
+		}
+		d := <-next
+		if d.err != nil {
+			return d.err
+		}
+		if err := r.createFile(ctx, r.entries[i], d.cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// creationOrder lists the files to make, each after the entries it reads
+// from; a file that reads from itself through its sources refuses the restore.
+func (r *restorer) creationOrder() ([]int, error) {
+	state := make([]int8, len(r.entries)) // 0 new, 1 being visited, 2 placed
+	var order []int
 	var visit func(i int) error
 	visit = func(i int) error {
 		e := r.entries[i]
@@ -638,18 +701,94 @@ func (r *restorer) create(ctx context.Context, root File) error {
 				}
 			}
 		}
-		if err := r.createFile(ctx, e); err != nil {
-			return err
-		}
+		order = append(order, i)
 		state[i] = 2
 		return nil
 	}
 	for i := range r.entries {
 		if err := visit(i); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return order, nil
+}
+
+// uuidBatch is how many UUIDs one existence query asks about.
+const uuidBatch = 500
+
+// findTakenUUIDs asks, a batch at a time rather than once per file, which
+// of the UUIDs the new files would keep the tree holds already.
+func (r *restorer) findTakenUUIDs(ctx context.Context, order []int) error {
+	r.takenUUIDs = map[string]bool{}
+	var ids []any
+	ask := func() error {
+		if len(ids) == 0 {
+			return nil
+		}
+		rows, err := r.q.q.QueryContext(ctx, `SELECT uuid FROM files WHERE uuid IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, ids...)
+		if err != nil {
+			return fmt.Errorf("restore: existing uuids: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return fmt.Errorf("restore: existing uuids: %w", err)
+			}
+			r.takenUUIDs[id] = true
+		}
+		ids = ids[:0]
+		return rows.Err()
+	}
+	for _, i := range order {
+		if e := r.entries[i]; e.existing == nil && e.origUUID != "" {
+			ids = append(ids, e.origUUID)
+			if len(ids) == uuidBatch {
+				if err := ask(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return ask()
+}
+
+// decodedEntry is an entry's representation, or why it could not be read.
+type decodedEntry struct {
+	cfg model.Configuration
+	err error
+}
+
+// decodeAheadWindow is how many entries are inflated and decoded ahead of
+// the one being written.
+const decodeAheadWindow = 64
+
+// decodeAhead inflates and decodes the entries of order on the other
+// cores while the single SQLite writer makes the files: it hands out, in
+// order, one channel per entry that brings its decoded representation.
+// At most decodeAheadWindow entries are held ahead of the writer.
+func (r *restorer) decodeAhead(ctx context.Context, order []int) <-chan chan decodedEntry {
+	out := make(chan chan decodedEntry, decodeAheadWindow)
+	go func() {
+		defer close(out)
+		busy := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for _, i := range order {
+			next := make(chan decodedEntry, 1)
+			select {
+			case out <- next:
+			case <-ctx.Done():
+				return
+			}
+			busy <- struct{}{}
+			go func() {
+				defer func() { <-busy }()
+				var d decodedEntry
+				d.err = decodeEntry(r.archive, r.entries[i].Entry, &d.cfg)
+				next <- d
+			}()
+		}
+	}()
+	return out
 }
 
 func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
@@ -674,11 +813,7 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 	return r.applyRecorded(ctx, e, *e.existing)
 }
 
-func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
-	var cfg model.Configuration
-	if err := decodeEntry(r.archive, e.Entry, &cfg); err != nil {
-		return err
-	}
+func (r *restorer) createFile(ctx context.Context, e *restoreEntry, cfg model.Configuration) error {
 	cfg.AdoptSources(e.Kind)
 	links := make([]model.SourceRef, len(e.sources))
 	for k, link := range e.sources {
@@ -702,21 +837,18 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry) error {
 	}
 	// A file keeps its identity unless that UUID is taken (a copy beside the original).
 	id := e.origUUID
-	if id != "" {
-		if _, err := r.q.FileByUUID(ctx, id); err == nil {
-			id = ""
-		} else if !errors.Is(err, ErrNotFound) {
-			return err
-		}
+	if r.takenUUIDs[id] {
+		id = ""
 	}
-	created, err := r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms, Parent: &parent})
+	created, err := r.q.insertFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms, Parent: &parent})
 	if err != nil {
 		if errors.Is(err, ErrBadInput) {
 			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
 		}
 		return fmt.Errorf("restore %s: %w", e.target, err)
 	}
-	e.createdUUID = created.UUID
+	e.createdUUID = created.uuid
+	r.takenUUIDs[created.uuid] = true
 	return nil
 }
 

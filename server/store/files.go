@@ -315,46 +315,62 @@ func (q Queries) ResolveSource(ctx context.Context, ref model.SourceRef) (File, 
 // (*MissingSourceError). Secret properties are sealed. It runs several
 // statements: call it on a Tx (Store.InTx) so that a failure leaves nothing behind.
 func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
+	ins, err := q.insertFile(ctx, nf)
+	if err != nil {
+		return File{}, err
+	}
+	return q.FileByID(ctx, ins.id)
+}
+
+// inserted is what insertFile made: the new file's id and UUID.
+type inserted struct {
+	id   int64
+	uuid string
+}
+
+// insertFile makes the file CreateFile describes and returns its id and
+// UUID, without reading the file back (a restore of many files needs no more).
+func (q Queries) insertFile(ctx context.Context, nf NewFile) (inserted, error) {
 	path, err := CleanPath(nf.Path)
 	if err != nil {
-		return File{}, fmt.Errorf("create: %w", err)
+		return inserted{}, fmt.Errorf("create: %w", err)
 	}
 	if err := VisibleText("file.path", path[strings.LastIndexByte(path, '/')+1:]); err != nil {
-		return File{}, fmt.Errorf("create: %w", err)
+		return inserted{}, fmt.Errorf("create: %w", err)
 	}
 	if nf.Config != nil {
 		if err := VisibleText("file.description", nf.Config.File.Description); err != nil {
-			return File{}, fmt.Errorf("create %q: %w", path, err)
+			return inserted{}, fmt.Errorf("create %q: %w", path, err)
 		}
 	}
 	if path == "/" {
-		return File{}, fmt.Errorf("create /: %w", ErrExists)
+		return inserted{}, fmt.Errorf("create /: %w", ErrExists)
 	}
 	kind := model.KindFolder
 	if nf.Config != nil {
 		k, ok := model.KindOfPath(path)
 		if !ok {
-			return File{}, fmt.Errorf("create %s: %w: the extension names no file kind", path, ErrBadInput)
+			return inserted{}, fmt.Errorf("create %s: %w: the extension names no file kind", path, ErrBadInput)
 		}
 		kind = k
 	}
 	parent, err := q.parentOf(ctx, path, nf.Parent)
 	if err != nil {
-		return File{}, fmt.Errorf("create %s: parent folder: %w", path, err)
+		return inserted{}, fmt.Errorf("create %s: parent folder: %w", path, err)
 	}
 	if !parent.IsFolder() {
-		return File{}, fmt.Errorf("create %s: %w: %s is not a folder", path, ErrBadInput, parent.Path)
+		return inserted{}, fmt.Errorf("create %s: %w: %s is not a folder", path, ErrBadInput, parent.Path)
 	}
 	id := nf.UUID
 	if id == "" {
 		id = uuid.NewString()
 	} else if _, err := uuid.Parse(id); err != nil {
-		return File{}, fmt.Errorf("create %s: %w: uuid %q", path, ErrBadInput, id)
+		return inserted{}, fmt.Errorf("create %s: %w: uuid %q", path, ErrBadInput, id)
 	}
 	perms := nf.Permissions
 	if perms == nil {
 		if perms, err = q.permissionsOf(ctx, parent.ID); err != nil {
-			return File{}, fmt.Errorf("create %s: %w", path, err)
+			return inserted{}, fmt.Errorf("create %s: %w", path, err)
 		}
 	}
 	var owner any
@@ -369,15 +385,15 @@ func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
 		cfg := *nf.Config
 		description = cfg.File.Description
 		if sources, err = q.resolveLinks(ctx, &cfg, kind); err != nil {
-			return File{}, fmt.Errorf("create %s: %w", path, err)
+			return inserted{}, fmt.Errorf("create %s: %w", path, err)
 		}
 		if configJSON, err = q.storedJSON(cfg); err != nil {
-			return File{}, fmt.Errorf("create %s: %w", path, err)
+			return inserted{}, fmt.Errorf("create %s: %w", path, err)
 		}
 		var next int64
 		if err := q.q.QueryRowContext(ctx,
 			`UPDATE sequences SET next = next + 1 WHERE name = 'configuration' RETURNING next - 1`).Scan(&next); err != nil {
-			return File{}, fmt.Errorf("create %s: configuration id: %w", path, err)
+			return inserted{}, fmt.Errorf("create %s: configuration id: %w", path, err)
 		}
 		configID = next
 	}
@@ -388,21 +404,21 @@ func (q Queries) CreateFile(ctx context.Context, nf NewFile) (File, error) {
 		perms.Others.Readable, perms.Others.Writable, perms.Others.Executable, description, configJSON)
 	if err != nil {
 		if isUniqueViolation(err) {
-			return File{}, fmt.Errorf("create %s: %w (path or uuid taken)", path, ErrExists)
+			return inserted{}, fmt.Errorf("create %s: %w (path or uuid taken)", path, ErrExists)
 		}
-		return File{}, fmt.Errorf("create %s: %w", path, err)
+		return inserted{}, fmt.Errorf("create %s: %w", path, err)
 	}
 	fileID, _ := res.LastInsertId()
 	for gid, flags := range perms.Groups {
 		if _, err := q.q.ExecContext(ctx, `INSERT INTO file_groups(file_id, group_id, readable, writable, executable) VALUES (?,?,?,?,?)`,
 			fileID, gid, flags.Readable, flags.Writable, flags.Executable); err != nil {
-			return File{}, fmt.Errorf("create %s: group %d: %w", path, gid, err)
+			return inserted{}, fmt.Errorf("create %s: group %d: %w", path, gid, err)
 		}
 	}
 	if err := q.writeSources(ctx, fileID, sources); err != nil {
-		return File{}, fmt.Errorf("create %s: %w", path, err)
+		return inserted{}, fmt.Errorf("create %s: %w", path, err)
 	}
-	return q.FileByID(ctx, fileID)
+	return inserted{id: fileID, uuid: strings.ToLower(id)}, nil
 }
 
 // parentOf returns the file holding path: known when it is at the parent
