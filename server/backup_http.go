@@ -63,6 +63,9 @@ type backupPlan struct {
 	files   []store.File
 	sources map[int64][]store.File // by file id, as store.SourcesBelow gives them
 	flags   map[string]bool
+	// hidden are the sources the user may not see, which the archive names
+	// by UUID alone (ignoreMissingDependencies keeps files reading from them).
+	hidden map[int64]bool
 }
 
 func (s *Server) backupFolder(w http.ResponseWriter, r *http.Request) {
@@ -141,7 +144,48 @@ func (s *Server) planBackup(w http.ResponseWriter, r *http.Request, ids []any) (
 		writeArchiveError(w, err)
 		return backupPlan{}, false
 	}
+	if plan.hidden, err = hiddenSources(ctx, vis, plan.files, sources); err != nil {
+		writeError(w, err)
+		return backupPlan{}, false
+	}
 	return plan, true
+}
+
+// hiddenSources returns the sources of files that vis's user may not see.
+func hiddenSources(ctx context.Context, vis *store.Visibility, files []store.File, sources map[int64][]store.File) (map[int64]bool, error) {
+	hidden := map[int64]bool{}
+	for _, f := range files {
+		for _, src := range sources[f.ID] {
+			if _, judged := hidden[src.ID]; judged {
+				continue
+			}
+			visible, err := vis.Visible(ctx, src)
+			if err != nil {
+				return nil, err
+			}
+			hidden[src.ID] = !visible
+		}
+	}
+	return hidden, nil
+}
+
+// maskHiddenLinks names the links to hidden sources by UUID alone, so that a
+// read or a backup tells nothing of the names and folders of files the
+// user may not see. sources are the configuration's, in link order.
+func maskHiddenLinks(cfg *model.Configuration, sources []store.File, hidden map[int64]bool) {
+	links := cfg.Links()
+	if len(links) != len(sources) {
+		return
+	}
+	masked := false
+	for i, src := range sources {
+		if hidden[src.ID] {
+			links[i], masked = model.SourceRef{UUID: src.UUID}, true
+		}
+	}
+	if masked {
+		cfg.SetLinks(links)
+	}
 }
 
 // chooseFiles returns the chosen files, the folders between them and the
@@ -399,7 +443,9 @@ func (p backupPlan) compress(files []store.Exported) ([]archive.Compressed, erro
 				if e.Config == nil {
 					continue
 				}
-				body, err := json.Marshal(encodeSecrets(*e.Config))
+				cfg := encodeSecrets(*e.Config)
+				maskHiddenLinks(&cfg, p.sources[e.File.ID], p.hidden)
+				body, err := json.Marshal(cfg)
 				if err != nil {
 					errs[i] = fmt.Errorf("%s: %w", e.File.Path, err)
 					continue

@@ -75,14 +75,32 @@ func kindIn(k model.Kind, kinds []model.Kind) bool {
 	return false
 }
 
-// answerConfiguration answers with a file's representation, secrets encoded.
+// answerConfiguration answers with a file's representation, secrets
+// encoded, links to files the caller may not see by UUID alone.
 func (s *Server) answerConfiguration(w http.ResponseWriter, r *http.Request, f store.File) {
-	cfg, err := s.store.Configuration(r.Context(), f)
+	ctx := r.Context()
+	cfg, err := s.store.Configuration(ctx, f)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, encodeSecrets(cfg))
+	cfg = encodeSecrets(cfg)
+	if links := cfg.Links(); len(links) > 0 {
+		sources, err := s.store.Sources(ctx, f.ID)
+		var hidden map[int64]bool
+		if err == nil {
+			var vis *store.Visibility
+			if vis, err = s.store.NewVisibility(ctx, userFrom(r)); err == nil {
+				hidden, err = hiddenSources(ctx, vis, []store.File{f}, map[int64][]store.File{f.ID: sources})
+			}
+		}
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		maskHiddenLinks(&cfg, sources, hidden)
+	}
+	writeJSON(w, http.StatusOK, cfg)
 }
 
 // encodeSecrets replaces sealed secret values by their encoded form, so an

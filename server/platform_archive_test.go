@@ -15,6 +15,7 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/store"
 )
 
 // platformProject is a project as the real platform's backup writes it:
@@ -252,5 +253,36 @@ func TestRestoreOverwriteRefusesDependentsInTheArchive(t *testing.T) {
 	}
 	if !bytes.Equal(before, p.backup("admin", "/")) {
 		t.Fatal("a refused overwrite changed the tree")
+	}
+}
+
+// TestLinksToHiddenFilesTellNothing: a file the viewer may read that reads
+// from one the viewer may not see names it by UUID alone, in a read and in
+// a backup; an administrator sees the path.
+func TestLinksToHiddenFilesTellNothing(t *testing.T) {
+	srv, p := demo(t)
+	ctx := context.Background()
+	hidden := storeFile(t, srv, "/Analytics/Finance/Finance PostgreSQL.dst")
+	cfg := &model.Configuration{Version: "7", TypeID: "das.JdbcImportJobType", Properties: map[string][]string{"table": {"ledger"}},
+		DataStore: &model.SourceRef{UUID: hidden.UUID}}
+	f, err := srv.Store().CreateFile(ctx, store.NewFile{Path: "/Data/ImportJobs/Ledger.imp", OwnerID: 1, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(user string) string {
+		a := p.call(user, http.MethodGet, fmt.Sprintf("/rest/import-job/%d", f.ConfigID), nil)
+		p.want(a, 200, nil)
+		return string(a.body)
+	}
+	if got := read("viewer"); strings.Contains(got, "Finance") || !strings.Contains(got, `"dataStore":{"uuid":"`+hidden.UUID+`"}`) {
+		t.Errorf("the viewer's read: %s", got)
+	}
+	if got := read("admin"); !strings.Contains(got, hidden.Path) {
+		t.Errorf("the administrator's read: %s", got)
+	}
+	body := p.backup("viewer", "/Data/ImportJobs", model.FlagIgnoreMissingDependencies)
+	ledger := entryBodies(t, body)["Ledger.imp"]
+	if strings.Contains(string(ledger["dataStore"]), "Finance") || !strings.Contains(string(ledger["dataStore"]), hidden.UUID) {
+		t.Errorf("the viewer's backup links %s", ledger["dataStore"])
 	}
 }
