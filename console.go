@@ -40,7 +40,7 @@ func runConsole(args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (sub-commands: serve, login, logout, version)", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q (sub-commands: serve, ssh, login, logout, version)", fs.Arg(0))
 	}
 	if *demo {
 		if *serverURL != "" || *profile != "" || *serverData != "" {

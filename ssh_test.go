@@ -30,7 +30,7 @@ type people struct {
 	admin, analyst, viewer, stranger sshtest.Key
 }
 
-func newPeople(t *testing.T) people {
+func newPeople(t testing.TB) people {
 	return people{admin: sshtest.NewKey(t), analyst: sshtest.NewKey(t), viewer: sshtest.NewKey(t), stranger: sshtest.NewKey(t)}
 }
 
@@ -63,7 +63,7 @@ func (b *syncBuffer) String() string {
 
 // startSSHDemo runs `dapconsole ssh --demo` on loopback with the people's
 // keys; change adjusts the flags first. The log is returned for reading.
-func startSSHDemo(t *testing.T, p people, change func(*sshFlags)) (*team, *syncBuffer) {
+func startSSHDemo(t testing.TB, p people, change func(*sshFlags)) (*team, *syncBuffer) {
 	t.Helper()
 	dir := t.TempDir()
 	keysFile := filepath.Join(dir, "authorized_keys")
@@ -91,7 +91,7 @@ func startSSHDemo(t *testing.T, p people, change func(*sshFlags)) (*team, *syncB
 	return running, log
 }
 
-func dialConsole(t *testing.T, running *team, key sshtest.Key, opts sshtest.Options) *sshtest.Terminal {
+func dialConsole(t testing.TB, running *team, key sshtest.Key, opts sshtest.Options) *sshtest.Terminal {
 	t.Helper()
 	term, err := sshtest.Dial(t, running.ssh.Addr(), key, opts)
 	if err != nil {
@@ -348,4 +348,54 @@ func TestSSHWindowChangeRelaysTheView(t *testing.T) {
 	term.WaitForText("too small")
 	term.Resize(100, 20)
 	term.WaitFor("the console at 100x20", laidOutAt(100, 20))
+}
+
+func TestParseSSHFlags(t *testing.T) {
+	base := []string{"--host-key", "k", "--authorized-keys", "a"}
+	tests := []struct {
+		name string
+		args []string
+		want string // in the error; empty: accepted
+	}{
+		{"demo", append([]string{"--demo"}, base...), ""},
+		{"server", append([]string{"--server", "https://dap.example.com/"}, base...), ""},
+		{"neither platform", base, "--server URL, or --demo"},
+		{"both platforms", append([]string{"--demo", "--server", "https://x"}, base...), "--server URL, or --demo"},
+		{"no host key", []string{"--demo", "--authorized-keys", "a"}, "--host-key FILE and --authorized-keys FILE are required"},
+		{"no keys file", []string{"--demo", "--host-key", "k"}, "are required"},
+		{"no sessions", append([]string{"--demo", "--max-sessions", "0"}, base...), "must be positive"},
+		{"negative idle", append([]string{"--demo", "--idle", "-1m"}, base...), "not negative"},
+		{"a bad server", append([]string{"--server", "ftp://x"}, base...), "--server"},
+		{"an argument", append([]string{"--demo", "extra"}, base...), "unexpected argument"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := parseSSHFlags(tt.args)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("err %v, want %q", err, tt.want)
+			case tt.want == "" && f.files != "files":
+				t.Errorf("files %q, want files/ beside the host key", f.files)
+			}
+		})
+	}
+}
+
+// TestSSHDemoUserUnknown: with --demo, a key naming no demo user gets a
+// sentence saying so, not a console.
+func TestSSHDemoUserUnknown(t *testing.T) {
+	p := newPeople(t)
+	stranger := p.stranger
+	running, _ := startSSHDemo(t, p, func(f *sshFlags) {
+		keys, _ := os.ReadFile(f.ssh.AuthorizedKeysPath)
+		keys = append(keys, stranger.Line(`user="nobody"`, "")+"\n"...)
+		os.WriteFile(f.ssh.AuthorizedKeysPath, keys, 0o600)
+	})
+	term := dialConsole(t, running, stranger, sshtest.Options{})
+	term.Ended()
+	if !strings.Contains(term.Stderr(), `"nobody" is not a demo user`) {
+		t.Errorf("stderr %q", term.Stderr())
+	}
 }

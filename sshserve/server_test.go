@@ -56,7 +56,8 @@ func (e *echo) View() tea.View {
 	if e.s.ReadOnly {
 		ro = " read-only"
 	}
-	v := tea.NewView(fmt.Sprintf("hello %s%s at %dx%d\ntyped [%s]", e.s.User, ro, e.width, e.height, e.typed))
+	v := tea.NewView(fmt.Sprintf("hello %s%s at %dx%d\ntyped [%s]\ncolours %s no-color %v env %q",
+		e.s.User, ro, e.width, e.height, e.typed, e.s.Profile, e.s.NoColor, e.s.Environ))
 	v.AltScreen = true
 	return v
 }
@@ -154,6 +155,35 @@ func TestSessionsAreTheirOwn(t *testing.T) {
 	}
 	bob.Type("z")
 	bob.WaitForText("typed [z]")
+}
+
+// TestColourProfileOfTheClient: each session's colours come from what its
+// client says of its terminal (TERM of the pty, COLORTERM, NO_COLOR), and
+// the program sees none of the server's environment nor the client's other
+// variables.
+func TestColourProfileOfTheClient(t *testing.T) {
+	t.Setenv("NO_COLOR", "1") // the server's: not the sessions'
+	t.Setenv("DAP_PASSWORD", "pw-of-the-host")
+	ts := start(t, nil)
+	tests := []struct {
+		term string
+		env  []string
+		want string
+	}{
+		{"xterm-256color", []string{"COLORTERM=truecolor"}, "colours TrueColor no-color false"},
+		{"xterm-256color", nil, "colours ANSI256 no-color false"},
+		{"xterm", nil, "colours ANSI no-color false"},
+		{"xterm-256color", []string{"NO_COLOR=1", "DAP_PASSWORD=sent", "LD_PRELOAD=/tmp/x.so"}, "colours Ascii no-color true"},
+	}
+	for _, tt := range tests {
+		term := ts.dial(t, ts.bob, sshtest.Options{Width: 200, Term: tt.term, Env: tt.env})
+		screen := term.WaitForText(tt.want)
+		for _, leaked := range []string{"DAP_PASSWORD", "LD_PRELOAD", "pw-of-the-host"} {
+			if strings.Contains(screen, leaked) {
+				t.Errorf("TERM=%s %v: the program sees %s:\n%s", tt.term, tt.env, leaked, screen)
+			}
+		}
+	}
 }
 
 func TestRefusals(t *testing.T) {

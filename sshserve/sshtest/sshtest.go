@@ -194,7 +194,10 @@ func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 		return nil, err
 	}
 	if opts.Width == 0 {
-		opts.Width, opts.Height = 80, 24
+		opts.Width = 80
+	}
+	if opts.Height == 0 {
+		opts.Height = 24
 	}
 	if opts.Term == "" {
 		opts.Term = "xterm-256color"
