@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# scripts/bench.sh [ROUNDS] — the performance pairs of issue 17, each of ours
+# beside a reference run on the same machine in the same run, the two taken
+# in turn ROUNDS times (default 5); prints the median of each and the ratio.
+#
+#   refresh  the connections, jobs and folders panes' BenchmarkRefresh at 100
+#            and 100,000 rows beside bubbles/table SetRows+View
+#            (ui/common BenchmarkTableReference): growth 100 -> 100,000 and
+#            the cost at 100,000 over the table's
+#   backup   curl of GET …/backup of 10,000 files from `dapconsole serve`
+#            beside `zip -qr` of the same files on disk
+#   restore  curl of PUT …/restore of that archive beside `unzip -q` of it
+#   import   a 1,000,000-row CSV import job (server/jobs BenchmarkImport1MRows)
+#            beside `sqlite3 .import` of the same file into a database file
+#
+# Needs bash, awk, curl, zip, unzip, sqlite3 and Linux /proc. Run from the
+# repository root. Timing is wall clock: on a shared machine only the
+# ratios, taken in turn, mean anything.
+set -euo pipefail
+
+rounds=${1:-5}
+work=$(mktemp -d)
+server_pid=
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+
+echo "building…" >&2
+go build -o "$work/dapconsole" .
+for pkg in ui/connections ui/jobs ui/folders ui/common server server/jobs; do
+	go test -c -o "$work/${pkg//\//_}.test" "./$pkg"
+done
+
+# sample NAME VALUE keeps one measurement; median NAME is their median.
+sample() { echo "$2" >> "$work/samples.$1"; }
+median() { sort -g "$work/samples.$1" | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+# gobench TEST PATTERN BENCHTIME PREFIX: runs benchmarks, keeps each ns/op
+# as PREFIX and the last part of its name (connections=100 -> PREFIX100).
+gobench() {
+	(cd "$(dirname "$1")" && "$1" -test.run '^$' -test.bench "$2" -test.benchtime "$3") |
+		awk -v p="$4" '/^Benchmark/ {name = $1; sub(/-[0-9]+$/, "", name); sub(/.*[\/=]/, "", name); print p name, $3}' |
+		while read -r name ns; do sample "$name" "$ns"; done
+}
+# wall NAME CMD...: runs CMD and keeps its wall time in ns.
+wall() {
+	local name=$1 start end
+	shift
+	start=$(date +%s%N)
+	"$@" > /dev/null
+	end=$(date +%s%N)
+	sample "$name" $((end - start))
+}
+
+# The 10,000-file project: the server's data directory, its archive, and
+# its files on disk (server's TestBackupMemoryProbe makes all three).
+echo "filling the project…" >&2
+DAP_PROBE=setup DAP_PROBE_DIR="$work/probe" "$work/server.test" -test.run TestBackupMemoryProbe > /dev/null
+"$work/dapconsole" serve --addr 127.0.0.1:0 --data "$work/probe/data" > "$work/serve.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do grep -q '^listening on ' "$work/serve.log" && break; sleep 0.1; done
+base=$(sed -n 's/^listening on //p' "$work/serve.log")
+
+for round in $(seq "$rounds"); do
+	echo "round $round of $rounds…" >&2
+	gobench "$work/ui_connections.test" 'Refresh' 20x connections
+	gobench "$work/ui_common.test" 'TableReference' 20x table
+	gobench "$work/ui_jobs.test" 'Refresh' 20x jobs
+	gobench "$work/ui_common.test" 'TableReference' 20x table
+	gobench "$work/ui_folders.test" 'Refresh' 20x folders
+	gobench "$work/ui_common.test" 'TableReference' 20x table
+
+	wall backup curl -sSf -o "$work/backup.zip" -u admin:admin "$base/api/filesystem/folders/%2FProject/backup"
+	rm -f "$work/zip.zip"
+	wall zip sh -c "cd '$work/probe/tree' && zip -qr '$work/zip.zip' Project"
+
+	wall restore curl -sSf -o /dev/null -u admin:admin -H 'Content-Type: application/zip' -X PUT \
+		--data-binary @"$work/probe/project.zip" "$base/api/filesystem/folders/%2FRestored$round/restore"
+	wall unzip unzip -q "$work/probe/project.zip" -d "$work/unzipped$round"
+
+	gobench "$work/server_jobs.test" 'Import1MRows/engine' 1x import
+	gobench "$work/server_jobs.test" 'Import1MRows/sqlite3-cli' 1x sqlite3
+done
+serve_hwm=$(awk '/VmHWM/ {print $2}' "/proc/$server_pid/status")
+
+m() { median "$1"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+ms() { awk -v ns="$1" 'BEGIN {printf "%.2f ms", ns / 1e6}'; }
+
+echo
+echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3)"
+echo "median of $rounds rounds, ours and the reference taken in turn"
+echo
+printf '| %-44s | %-22s | %-22s | %-7s |\n' path ours reference ratio
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" "$(printf -- '-%.0s' {1..24})" "$(printf -- '-%.0s' {1..24})" "$(printf -- '-%.0s' {1..9})"
+t100=$(m table100) t100k=$(m table100000)
+for pane in connections jobs folders; do
+	o100=$(m "${pane}100") o100k=$(m "${pane}100000")
+	printf '| %-44s | %-22s | %-22s | %-7s |\n' "$pane refresh+View, growth 100 -> 100k" \
+		"$(ms "$o100") -> $(ms "$o100k")" "$(ms "$t100") -> $(ms "$t100k")" \
+		"$(ratio "$(ratio "$o100k" "$o100")" "$(ratio "$t100k" "$t100")")"
+	printf '| %-44s | %-22s | %-22s | %-7s |\n' "$pane refresh+View at 100k vs table" "$(ms "$o100k")" "$(ms "$t100k")" "$(ratio "$o100k" "$t100k")"
+done
+printf '| %-44s | %-22s | %-22s | %-7s |\n' "backup 10k files (GET) vs zip -qr" "$(ms "$(m backup)")" "$(ms "$(m zip)")" "$(ratio "$(m backup)" "$(m zip)")"
+printf '| %-44s | %-22s | %-22s | %-7s |\n' "restore 10k files (PUT) vs unzip -q" "$(ms "$(m restore)")" "$(ms "$(m unzip)")" "$(ratio "$(m restore)" "$(m unzip)")"
+rows() { awk -v ns="$1" 'BEGIN {printf "%.0fk rows/s", 1e6 / (ns / 1e9) / 1e3}'; }
+printf '| %-44s | %-22s | %-22s | %-7s |\n' "import 1M-row CSV vs sqlite3 .import (rows/s)" "$(rows "$(m importengine)")" "$(rows "$(m sqlite3sqlite3-cli)")" "$(ratio "$(m sqlite3sqlite3-cli)" "$(m importengine)")"
+echo
+echo "serve peak RSS over the run (VmHWM): $serve_hwm KiB"
+echo "ratios: growth, the pane's growth over the table's; import, our rows/s over sqlite3's (> 1 is faster); the others, our time over the reference's (< 1 is faster)"
