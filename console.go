@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mattn/go-runewidth"
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/credentials"
@@ -160,7 +161,15 @@ func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
 	// directory and stop its server. (Bubble Tea handles SIGINT and SIGTERM.)
 	hangup, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
-	_, err = tea.NewProgram(m, tea.WithContext(hangup)).Run()
+	// The width table of characters past U+02FF (the ellipsis, the tree's
+	// lines) is built on first use, which takes milliseconds: build it while
+	// the terminal starts and the first reads are in flight, not in the
+	// first frame.
+	go runewidth.StringWidth("…")
+	// At 120 frames a second, a frame waits at most 8 ms for the renderer's
+	// tick (Bubble Tea draws only on its tick): the tree shows that much
+	// sooner after the root folder arrives.
+	_, err = tea.NewProgram(m, tea.WithContext(hangup), tea.WithFPS(120)).Run()
 	if hangup.Err() != nil {
 		return nil
 	}

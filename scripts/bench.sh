@@ -6,7 +6,8 @@
 #   refresh  the connections, jobs and folders panes' BenchmarkRefresh at 100
 #            and 100,000 rows beside bubbles/table SetRows+View
 #            (ui/common BenchmarkTableReference): growth 100 -> 100,000 and
-#            the cost at 100,000 over the table's
+#            the cost at 100,000 over the table's; and the connections
+#            list's View at 100 and 100,000 connections
 #   backup   curl of GET …/backup of 10,000 files from `dapconsole serve`
 #            beside `zip -qr` of the same files on disk
 #   restore  curl of PUT …/restore of that archive beside `unzip -q` of it
@@ -61,6 +62,7 @@ base=$(sed -n 's/^listening on //p' "$work/serve.log")
 for round in $(seq "$rounds"); do
 	echo "round $round of $rounds…" >&2
 	gobench "$work/ui_connections.test" 'Refresh' 20x connections
+	gobench "$work/ui_connections.test" 'ListView' 2000x listview
 	gobench "$work/ui_common.test" 'TableReference' 20x table
 	gobench "$work/ui_jobs.test" 'Refresh' 20x jobs
 	gobench "$work/ui_common.test" 'TableReference' 20x table
@@ -98,6 +100,7 @@ for pane in connections jobs folders; do
 		"$(ratio "$(ratio "$o100k" "$o100")" "$(ratio "$t100k" "$t100")")"
 	printf '| %-44s | %-22s | %-22s | %-7s |\n' "$pane refresh+View at 100k vs table" "$(ms "$o100k")" "$(ms "$t100k")" "$(ratio "$o100k" "$t100k")"
 done
+printf '| %-44s | %-22s | %-22s | %-7s |\n' "connections ListView, 100 -> 100k" "$(ms "$(m listview100)") -> $(ms "$(m listview100000)")" "—" "$(ratio "$(m listview100000)" "$(m listview100)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "backup 10k files (GET) vs zip -qr" "$(ms "$(m backup)")" "$(ms "$(m zip)")" "$(ratio "$(m backup)" "$(m zip)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "restore 10k files (PUT) vs unzip -q" "$(ms "$(m restore)")" "$(ms "$(m unzip)")" "$(ratio "$(m restore)" "$(m unzip)")"
 rows() { awk -v ns="$1" 'BEGIN {printf "%.0fk rows/s", 1e6 / (ns / 1e9) / 1e3}'; }
