@@ -163,6 +163,9 @@ type ExecutionPlan struct {
 	Status        string      `json:"status"`
 	ExecutionPlan []PlanEntry `json:"execution-plan"`
 	Reason        string      `json:"reason,omitempty"`
+	// Notice says what the plan left out (dependents the caller may not
+	// see); the embedded server's addition, absent when nothing was.
+	Notice string `json:"notice,omitempty"`
 }
 
 // DataDeletion is the answer of delete job data, whose `status` is a string

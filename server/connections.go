@@ -3,7 +3,9 @@ package server
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -240,7 +242,8 @@ func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request) {
 }
 
 // refuseDependents answers 409 for a file others depend on, naming the
-// dependents the user may see and only counting the others.
+// dependents the user may see; of the others it gives the count and their
+// owners, whom the user can ask, never their paths.
 func (s *Server) refuseDependents(w http.ResponseWriter, r *http.Request, de *store.DependentsError) {
 	// One Visibility for all: dependents often share folders, judged once.
 	vis, err := s.store.NewVisibility(r.Context(), userFrom(r))
@@ -250,6 +253,7 @@ func (s *Server) refuseDependents(w http.ResponseWriter, r *http.Request, de *st
 	}
 	var seen []string
 	hidden := 0
+	owners := map[string]bool{}
 	for _, p := range de.Paths {
 		f, err := s.store.FileByPath(r.Context(), p)
 		if err != nil {
@@ -265,6 +269,7 @@ func (s *Server) refuseDependents(w http.ResponseWriter, r *http.Request, de *st
 			seen = append(seen, p)
 		} else {
 			hidden++
+			owners[f.Owner] = true
 		}
 	}
 	reason := fmt.Sprintf("%s is still used by %d file(s)", de.Path, len(de.Paths))
@@ -272,7 +277,7 @@ func (s *Server) refuseDependents(w http.ResponseWriter, r *http.Request, de *st
 		reason += ": " + strings.Join(seen, ", ")
 	}
 	if hidden > 0 {
-		reason += fmt.Sprintf(" (%d you may not see)", hidden)
+		reason += fmt.Sprintf(" (%d you may not see; ask their owner(s): %s)", hidden, strings.Join(slices.Sorted(maps.Keys(owners)), ", "))
 	}
 	writeJSON(w, http.StatusConflict, model.Failure{Status: model.StatusFailure, Reason: reason, Paths: seen})
 }

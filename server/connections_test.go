@@ -364,8 +364,9 @@ func TestConcurrentWrites(t *testing.T) {
 	}
 }
 
-// A refused delete names the dependents the user may see and only counts
-// the others, so that it tells nothing of files behind closed folders.
+// A refused delete names the dependents the user may see and of the others
+// only counts them and names their owners (whom to ask), so that it tells
+// nothing of files behind closed folders.
 func TestDeleteConnectionHidesDependents(t *testing.T) {
 	srv, p := demo(t)
 	ctx := context.Background()
@@ -386,7 +387,7 @@ func TestDeleteConnectionHidesDependents(t *testing.T) {
 		}
 	}
 	refusal := p.wantFailure(p.call("analyst", http.MethodDelete, connectionPath(created.ConfigurationID), nil), http.StatusConflict, "")
-	if strings.Join(refusal.Paths, ",") != "/Data/ImportJobs/Seen.imp" || !strings.Contains(refusal.Reason, "(2 you may not see)") ||
+	if strings.Join(refusal.Paths, ",") != "/Data/ImportJobs/Seen.imp" || !strings.Contains(refusal.Reason, "(2 you may not see; ask their owner(s): admin)") ||
 		strings.Contains(refusal.Reason, "Closed") {
 		t.Fatalf("analyst told %+v", refusal)
 	}

@@ -420,22 +420,52 @@ func (s *Server) listRunning(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, visible)
 }
 
+// maxSequenceFiles caps the file ids of one sequential trigger (after
+// duplicates are dropped): each costs a lookup and an access check.
+const maxSequenceFiles = 1000
+
 // sequentialTrigger queues the given files and their downstream dependents
-// in dependency order (see jobs.Engine.Sequence).
+// in dependency order (see jobs.Engine.Sequence). Ids are deduplicated and
+// capped (maxSequenceFiles), and access is judged once per folder, so a
+// large body is cheap to refuse. Dependents the caller may not see are left
+// out of the plan, which says how many.
 func (s *Server) sequentialTrigger(w http.ResponseWriter, r *http.Request) {
 	var req model.SequentialTrigger
 	if !s.decodeJSON(w, r, &req) {
 		return
 	}
-	if len(req.FileIDs) == 0 {
+	ids := uniqueInOrder(req.FileIDs)
+	switch {
+	case len(ids) == 0:
 		writeFailure(w, http.StatusBadRequest, "fileIds names no file")
 		return
+	case len(ids) > maxSequenceFiles:
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("fileIds names %d files, at most %d allowed", len(ids), maxSequenceFiles))
+		return
+	}
+	vis, err := s.store.NewVisibility(r.Context(), userFrom(r))
+	if err != nil {
+		jobError(w, err)
+		return
+	}
+	// allows reports whether the caller sees f and has what n needs on it.
+	allows := func(f store.File, n need) (bool, error) {
+		visible, err := vis.Visible(r.Context(), f)
+		if err != nil || !visible {
+			return false, err
+		}
+		rights, err := vis.Rights(r.Context(), f)
+		return n.allowedBy(rights), err
 	}
 	cat := storeCatalog{s.store}
 	var start []jobs.File
-	for _, id := range req.FileIDs {
-		f, allowed, err := s.fileAllows(r, id, needRead)
-		if err != nil {
+	for _, id := range ids {
+		f, err := s.store.FileByID(r.Context(), id)
+		allowed := err == nil
+		if allowed {
+			allowed, err = allows(f, needRead)
+		}
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			jobError(w, err)
 			return
 		}
@@ -454,8 +484,16 @@ func (s *Server) sequentialTrigger(w http.ResponseWriter, r *http.Request) {
 		}
 		start = append(start, jf)
 	}
+	judge := func(f jobs.File, n need) (bool, error) {
+		sf, err := s.store.FileByID(r.Context(), f.ID)
+		if err != nil {
+			return false, err
+		}
+		return allows(sf, n)
+	}
+	sees := func(f jobs.File) (bool, error) { return judge(f, needRead) }
 	mayRun := func(f jobs.File) error {
-		_, allowed, err := s.fileAllows(r, f.ID, needExecute)
+		allowed, err := judge(f, needExecute)
 		if err != nil {
 			return err
 		}
@@ -464,7 +502,7 @@ func (s *Server) sequentialTrigger(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	}
-	plan, err := s.jobs.Sequence(r.Context(), start, userFrom(r).Name, req.Variables, mayRun)
+	plan, err := s.jobs.Sequence(r.Context(), start, userFrom(r).Name, req.Variables, sees, mayRun)
 	var refused *jobs.RefusedError
 	switch {
 	case errors.As(err, &refused):
@@ -476,6 +514,19 @@ func (s *Server) sequentialTrigger(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(w, http.StatusOK, plan)
 	}
+}
+
+// uniqueInOrder returns ids without repeats, in the order first given.
+func uniqueInOrder(ids []int64) []int64 {
+	seen := make(map[int64]bool, len(ids))
+	out := ids[:0:0]
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // deleteJobData removes the data an execution produced (its id is the data

@@ -404,7 +404,7 @@ func TestSequenceRunsInDependencyOrderWithVariables(t *testing.T) {
 		"variable.min": "0", propDataDriven: "true",
 	}, imp)
 	exp := fx.cat.add("/Exports/by region.exp", map[string]string{propPath: "out/by_region.csv"}, wb, fx.fsConn)
-	plan, err := fx.engine.Sequence(context.Background(), []File{fx.fsConn}, "analyst", map[string]string{"min": "500"}, func(File) error { return nil })
+	plan, err := fx.engine.Sequence(context.Background(), []File{fx.fsConn}, "analyst", map[string]string{"min": "500"}, nil, func(File) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ func TestSequenceRunsInDependencyOrderWithVariables(t *testing.T) {
 	}
 
 	notDriven := fx.cat.add("/Analytics/manual.wbk", map[string]string{propSQL: "SELECT 1"}, imp)
-	_, err = fx.engine.Sequence(context.Background(), []File{imp}, "analyst", nil, func(File) error { return nil })
+	_, err = fx.engine.Sequence(context.Background(), []File{imp}, "analyst", nil, nil, func(File) error { return nil })
 	var refused *RefusedError
 	if !errors.As(err, &refused) {
 		t.Fatalf("sequence through %s: %v, want a refusal", notDriven.Path, err)
@@ -530,7 +530,7 @@ func TestSequenceCancelsDependentsOfAFailedStep(t *testing.T) {
 	fx := newFixture(t, 2)
 	broken := fx.importJob("/Data/ImportJobs/broken.imp", "missing.csv", nil)
 	wb := fx.cat.add("/Analytics/after broken.wbk", map[string]string{propSQL: "SELECT * FROM input1", propDataDriven: "true"}, broken)
-	plan, err := fx.engine.Sequence(context.Background(), []File{broken}, "analyst", nil, func(File) error { return nil })
+	plan, err := fx.engine.Sequence(context.Background(), []File{broken}, "analyst", nil, nil, func(File) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,7 +545,7 @@ func TestSequenceCancelsDependentsOfAFailedStep(t *testing.T) {
 		t.Errorf("dependent of a failed step %+v, want CANCELED before it started, naming the upstream", st)
 	}
 	refused := errors.New("no")
-	_, err = fx.engine.Sequence(context.Background(), []File{broken}, "viewer", nil, func(File) error { return refused })
+	_, err = fx.engine.Sequence(context.Background(), []File{broken}, "viewer", nil, nil, func(File) error { return refused })
 	var r *RefusedError
 	if !errors.As(err, &r) {
 		t.Errorf("a sequence the user may not run: %v", err)

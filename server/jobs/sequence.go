@@ -18,10 +18,14 @@ func (r *RefusedError) Error() string { return r.Reason }
 // dependency order: each execution starts only after the executions of its
 // upstream files ended COMPLETED or COMPLETED_WITH_WARNINGS, and is
 // CANCELED otherwise. Files that are not jobs (connections, infographics)
-// appear in the plan with trigger false. It refuses, queuing nothing, when
-// a workbook in the chain is not data-driven or mayRun refuses a job.
-func (e *Engine) Sequence(ctx context.Context, start []File, user string, vars map[string]string, mayRun func(File) error) (model.ExecutionPlan, error) {
-	files, order, err := e.dependencyOrder(ctx, start)
+// appear in the plan with trigger false. A dependent sees reports hidden
+// (nil: every file is seen) is left out, with what only it leads to, and
+// counted in the plan's notice, so the plan neither names nor waits on
+// what the caller may not see. It refuses, queuing nothing, when a workbook
+// in the chain is not data-driven or mayRun refuses a job.
+func (e *Engine) Sequence(ctx context.Context, start []File, user string, vars map[string]string,
+	sees func(File) (bool, error), mayRun func(File) error) (model.ExecutionPlan, error) {
+	files, order, hidden, err := e.dependencyOrder(ctx, start, sees)
 	if err != nil {
 		return model.ExecutionPlan{}, err
 	}
@@ -37,6 +41,9 @@ func (e *Engine) Sequence(ctx context.Context, start []File, user string, vars m
 		}
 	}
 	plan := model.ExecutionPlan{Status: model.StatusSuccess, ExecutionPlan: []model.PlanEntry{}}
+	if hidden > 0 {
+		plan.Notice = fmt.Sprintf("%d file(s) you may not see were left out", hidden)
+	}
 	waitOn := make(map[int64][]*run) // the runs a file's dependents wait for
 	var queued []*run
 	for _, id := range order {
@@ -74,10 +81,12 @@ type planNode struct {
 	upstream []int64 // file ids of its sources inside the plan
 }
 
-// dependencyOrder collects the files and their downstream dependents and
-// orders them so that every file comes after its sources.
-func (e *Engine) dependencyOrder(ctx context.Context, start []File) (map[int64]*planNode, []int64, error) {
-	files := make(map[int64]*planNode)
+// dependencyOrder collects the files and their downstream dependents that
+// sees allows, and orders them so that every file comes after its sources;
+// hidden counts the dependents left out.
+func (e *Engine) dependencyOrder(ctx context.Context, start []File, sees func(File) (bool, error)) (files map[int64]*planNode, order []int64, hidden int, err error) {
+	files = make(map[int64]*planNode)
+	leftOut := make(map[int64]bool)
 	queue := slices.Clone(start)
 	for len(queue) > 0 {
 		f := queue[0]
@@ -88,9 +97,24 @@ func (e *Engine) dependencyOrder(ctx context.Context, start []File) (map[int64]*
 		files[f.ID] = &planNode{file: f}
 		deps, err := e.cat.Dependents(ctx, f.ID)
 		if err != nil {
-			return nil, nil, fmt.Errorf("dependents of %s: %w", f.Path, err)
+			return nil, nil, 0, fmt.Errorf("dependents of %s: %w", f.Path, err)
 		}
-		queue = append(queue, deps...)
+		for _, d := range deps {
+			if files[d.ID] != nil || leftOut[d.ID] {
+				continue
+			}
+			if sees != nil {
+				seen, err := sees(d)
+				if err != nil {
+					return nil, nil, 0, err
+				}
+				if !seen {
+					leftOut[d.ID] = true
+					continue
+				}
+			}
+			queue = append(queue, d)
+		}
 	}
 	ids := make([]int64, 0, len(files))
 	for id, node := range files {
@@ -101,40 +125,42 @@ func (e *Engine) dependencyOrder(ctx context.Context, start []File) (map[int64]*
 				continue // a missing source fails that job's run, with the reason
 			}
 			if err != nil {
-				return nil, nil, fmt.Errorf("source of %s: %w", node.file.Path, err)
+				return nil, nil, 0, fmt.Errorf("source of %s: %w", node.file.Path, err)
 			}
 			if files[src.ID] != nil {
 				node.upstream = append(node.upstream, src.ID)
 			}
 		}
 	}
-	slices.Sort(ids)
-	// Kahn's algorithm, taking the lowest ready file id first so plans are stable.
+	// Kahn's algorithm, taking the lowest ready file id first so plans are
+	// stable; the ready ids are kept sorted, so each step is a binary search.
 	pending := make(map[int64]int, len(ids))
 	dependents := make(map[int64][]int64)
+	var ready []int64
 	for _, id := range ids {
 		pending[id] = len(files[id].upstream)
+		if pending[id] == 0 {
+			ready = append(ready, id)
+		}
 		for _, up := range files[id].upstream {
 			dependents[up] = append(dependents[up], id)
 		}
 	}
-	order := make([]int64, 0, len(ids))
-	for len(order) < len(ids) {
-		next := int64(-1)
-		for _, id := range ids {
-			if pending[id] == 0 {
-				next = id
-				break
-			}
-		}
-		if next < 0 {
-			return nil, nil, &RefusedError{"the files depend on each other in a cycle"}
-		}
-		pending[next] = -1
+	slices.Sort(ready)
+	order = make([]int64, 0, len(ids))
+	for len(ready) > 0 {
+		next := ready[0]
+		ready = ready[1:]
 		order = append(order, next)
 		for _, d := range dependents[next] {
-			pending[d]--
+			if pending[d]--; pending[d] == 0 {
+				at, _ := slices.BinarySearch(ready, d)
+				ready = slices.Insert(ready, at, d)
+			}
 		}
 	}
-	return files, order, nil
+	if len(order) < len(ids) {
+		return nil, nil, 0, &RefusedError{"the files depend on each other in a cycle"}
+	}
+	return files, order, len(leftOut), nil
 }

@@ -157,7 +157,11 @@ func (p *Pane) gotSequence(msg sequenceMsg) tea.Cmd {
 	}
 	clear(p.marked)
 	p.touchAll()
-	return tea.Batch(common.Notify(fmt.Sprintf("sequential trigger: %d of %d triggered", triggered, len(msg.plan.ExecutionPlan))),
+	note := fmt.Sprintf("sequential trigger: %d of %d triggered", triggered, len(msg.plan.ExecutionPlan))
+	if msg.plan.Notice != "" {
+		note += "; " + msg.plan.Notice
+	}
+	return tea.Batch(common.Notify(note),
 		p.readPlan())
 }
 
