@@ -111,7 +111,8 @@ type run struct {
 }
 
 // Open migrates the engine's tables, settles executions a previous process
-// left unfinished (see recoverInterrupted) and returns a ready engine.
+// left unfinished (see recoverInterrupted), removes the temporary files of
+// exports it cut off (removeExportLeftovers) and returns a ready engine.
 func Open(ctx context.Context, db *sql.DB, cfg Config) (*Engine, error) {
 	if cfg.Catalog == nil {
 		return nil, errors.New("jobs: no catalog")
@@ -134,6 +135,9 @@ func Open(ctx context.Context, db *sql.DB, cfg Config) (*Engine, error) {
 		stop:    make(chan struct{}),
 	}
 	if err := e.recoverInterrupted(ctx); err != nil {
+		return nil, err
+	}
+	if err := e.removeExportLeftovers(); err != nil {
 		return nil, err
 	}
 	return e, nil

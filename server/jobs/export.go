@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"encoding/csv"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -40,7 +42,7 @@ func (e *Engine) export(r *run) (result, error) {
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return result{}, fmt.Errorf("%s: %w", r.file.Path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+exportTempMark+"*.tmp")
 	if err != nil {
 		return result{}, fmt.Errorf("%s: %w", r.file.Path, err)
 	}
@@ -72,6 +74,38 @@ func (e *Engine) export(r *run) (result, error) {
 			model.CounterExportDroppedRecords: 0,
 		},
 	}, nil
+}
+
+// exportTempMark is in the name of every file an export writes before its
+// rename, so that Open can tell the ones a killed server left behind.
+const exportTempMark = ".dapexport-"
+
+// leftoverExport matches the temporary files of exports cut off by a kill:
+// ".<target>.dapexport-<random>.tmp", and ".<target>.<random>.tmp" as
+// earlier versions named them.
+var leftoverExport = regexp.MustCompile(`^\..+\.(dapexport-)?[0-9]+\.tmp$`)
+
+// removeExportLeftovers deletes, below every file root, the temporary files
+// of exports a killed server left (up to an export's size each, forever
+// otherwise). No export runs before Open returns.
+func (e *Engine) removeExportLeftovers() error {
+	for _, root := range e.roots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // an unreadable corner is not worth refusing to start
+			}
+			if d.Type().IsRegular() && leftoverExport.MatchString(d.Name()) {
+				if err := os.Remove(path); err != nil {
+					return fmt.Errorf("remove export left behind: %w", err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (e *Engine) writeCSV(r *run, f *os.File, table string, expected int64) (int64, error) {
