@@ -31,20 +31,34 @@ func cleanRoots(roots []string) ([]string, error) {
 // one of the allowed roots, and an error otherwise. Symbolic links are
 // followed first, so a link cannot lead out of a root; a path that does not
 // exist yet (an export target) is judged by its nearest existing parent.
+// Outside the roots every path gets the same answer, whether it exists, is
+// a file or cannot be read: the answer tells nothing of the machine.
 func (e *Engine) confine(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("path %q is not absolute", path)
 	}
+	outside := fmt.Errorf("path %s is outside the directories the server may use", path)
 	real, err := realPath(filepath.Clean(path))
 	if err != nil {
+		if !e.inRoots(filepath.Clean(path)) {
+			return "", outside
+		}
 		return "", err
 	}
+	if !e.inRoots(real) {
+		return "", outside
+	}
+	return real, nil
+}
+
+// inRoots reports whether path lies in one of the allowed roots.
+func (e *Engine) inRoots(path string) bool {
 	for _, root := range e.roots {
-		if real == root || strings.HasPrefix(real, root+string(filepath.Separator)) {
-			return real, nil
+		if path == root || strings.HasPrefix(path, root+string(filepath.Separator)) {
+			return true
 		}
 	}
-	return "", fmt.Errorf("path %s is outside the directories the server may use", path)
+	return false
 }
 
 func realPath(path string) (string, error) {
