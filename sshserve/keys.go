@@ -147,6 +147,10 @@ func (a *authorizedKeys) read(info os.FileInfo, statErr error) (map[string]Entry
 	if statErr != nil {
 		return nil, fmt.Errorf("authorized keys: %w", statErr)
 	}
+	if info.Mode().Perm()&0o022 != 0 {
+		// As sshd's StrictModes: whoever may write the file may let anyone in.
+		return nil, fmt.Errorf("authorized keys %s: others may write it (mode %v): chmod go-w it", a.path, info.Mode().Perm())
+	}
 	f, err := os.Open(a.path)
 	if err != nil {
 		return nil, fmt.Errorf("authorized keys: %w", err)

@@ -155,6 +155,12 @@ func TestSessionsAreTheirOwn(t *testing.T) {
 	}
 	bob.Type("z")
 	bob.WaitForText("typed [z]")
+	// A client's size is believed up to what a screen can be, not further:
+	// the renderer's buffer is the window's size.
+	bob.Resize(1_000_000, 1_000_000)
+	bob.WaitForText("hello admin at 512x256")
+	huge := ts.dial(t, ts.alice, sshtest.Options{Width: 1 << 20, Height: 1 << 20})
+	huge.WaitForText("at 512x256")
 }
 
 // TestColourProfileOfTheClient: each session's colours come from what its
@@ -318,14 +324,16 @@ func TestShutdownEndsSessionsWithANotice(t *testing.T) {
 func TestStartRefuses(t *testing.T) {
 	key := sshtest.NewKey(t)
 	tests := []struct {
-		name    string
-		keys    string
-		keyMode os.FileMode
-		want    string
+		name     string
+		keys     string
+		keyMode  os.FileMode
+		keysMode os.FileMode
+		want     string
 	}{
 		{name: "a line without user", keys: "# x\n" + key.Line("", "a") + "\n", want: "line 2: no user="},
 		{name: "no key", keys: "# nobody yet\n", want: "no key in it"},
 		{name: "a host key others may read", keys: key.Line(`user="admin"`, "") + "\n", keyMode: 0o644, want: "readable by others"},
+		{name: "a keys file others may write", keys: key.Line(`user="admin"`, "") + "\n", keysMode: 0o666, want: "others may write it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,6 +341,11 @@ func TestStartRefuses(t *testing.T) {
 			keysPath, hostKey := filepath.Join(dir, "keys"), filepath.Join(dir, "host")
 			if err := os.WriteFile(keysPath, []byte(tt.keys), 0o600); err != nil {
 				t.Fatal(err)
+			}
+			if tt.keysMode != 0 {
+				if err := os.Chmod(keysPath, tt.keysMode); err != nil {
+					t.Fatal(err)
+				}
 			}
 			cfg := Config{Addr: "127.0.0.1:0", HostKeyPath: hostKey, AuthorizedKeysPath: keysPath,
 				Program: func(Session) (tea.Model, error) { return &echo{}, nil }, Stop: stopMsg{}}

@@ -123,9 +123,9 @@ func (s *Server) run(sess ssh.Session, l *liveSession, entry Entry, pty ssh.Pty,
 	info := Session{
 		User: entry.User, ReadOnly: entry.ReadOnly, Key: entry,
 		RemoteAddr: sess.RemoteAddr().String(), Environ: env,
-		Width: pty.Window.Width, Height: pty.Window.Height,
 		Profile: colorprofile.Env(env), NoColor: noColor(env),
 	}
+	info.Width, info.Height = clampSize(pty.Window)
 	model, err := s.cfg.Program(info)
 	if err != nil {
 		fmt.Fprintln(sess.Stderr(), "dapconsole: "+err.Error())
@@ -170,8 +170,21 @@ const crashNotice = "dapconsole: the console stopped on an internal error; it wa
 // be drained, or the session's requests would wait.
 func resizes(p *tea.Program, winch <-chan ssh.Window) {
 	for w := range winch {
-		p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+		width, height := clampSize(w)
+		p.Send(tea.WindowSizeMsg{Width: width, Height: height})
 	}
+}
+
+// Largest window a session is drawn for. The renderer keeps a cell buffer of
+// the window's size: a client asking for a million columns would otherwise
+// have the server allocate it, for every session's cost.
+const (
+	maxWidth  = 512
+	maxHeight = 256
+)
+
+func clampSize(w ssh.Window) (width, height int) {
+	return min(max(w.Width, 0), maxWidth), min(max(w.Height, 0), maxHeight)
 }
 
 // watch stops the session when the client goes away or, with an idle

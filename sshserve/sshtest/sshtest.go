@@ -18,6 +18,10 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
+// maxScreen bounds the virtual terminal's sides, so a test may ask the
+// server for a window far larger than it would draw without building one.
+const maxScreen = 200
+
 // Wait is how long Terminal.WaitFor waits for a screen before failing.
 const Wait = 15 * time.Second
 
@@ -202,7 +206,7 @@ func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 	if opts.Term == "" {
 		opts.Term = "xterm-256color"
 	}
-	term := &Terminal{Screen: NewScreen(t, opts.Width, opts.Height), client: client, session: session, ended: make(chan struct{})}
+	term := &Terminal{Screen: NewScreen(t, min(opts.Width, maxScreen), min(opts.Height, maxScreen)), client: client, session: session, ended: make(chan struct{})}
 	t.Cleanup(term.Close)
 	for _, kv := range opts.Env {
 		name, value, _ := strings.Cut(kv, "=")
@@ -268,7 +272,7 @@ func (term *Terminal) Type(text string) {
 // Resize changes the window, as a terminal whose window was dragged does.
 func (term *Terminal) Resize(width, height int) {
 	term.t.Helper()
-	term.Screen.Resize(width, height)
+	term.Screen.Resize(min(width, maxScreen), min(height, maxScreen))
 	if err := term.session.WindowChange(height, width); err != nil {
 		term.t.Fatalf("window change: %v", err)
 	}
