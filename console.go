@@ -37,11 +37,15 @@ func runConsole(args []string) error {
 	readOnly := fs.Bool("read-only", false, "disable every key that writes to the server")
 	mouse := fs.Bool("mouse", false, "the mouse wheel scrolls and a click on a tab switches panes (the terminal's text selection then needs shift)")
 	serverData := fs.String("server-data", "", "data directory of the server, on the server's host: new connections' passwords leave sealed with its key, as SECURE: values")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), consoleUsage)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (sub-commands: serve, ssh, login, logout, version)", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q (sub-commands: %s)", fs.Arg(0), subcommands)
 	}
 	if *demo {
 		if *serverURL != "" || *profile != "" || *serverData != "" {

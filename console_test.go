@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"strings"
 	"testing"
 
@@ -29,5 +31,25 @@ func TestSealerOf(t *testing.T) {
 	}
 	if plain, err := server.Reveal(sealed); err != nil || plain != "pw-console-sealed" {
 		t.Fatalf("the server opens %q, %v", plain, err)
+	}
+}
+
+// TestHelpListsTheSubcommands: --help is a request, not a mistake: run
+// answers flag.ErrHelp (main exits 0) after printing every sub-command, and
+// an unknown argument names them all, encrypt among them.
+func TestHelpListsTheSubcommands(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}} {
+		if err := run(args); !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%v: %v, want flag.ErrHelp", args, err)
+		}
+	}
+	for _, sub := range strings.Split(subcommands, ", ") {
+		if !strings.Contains(consoleUsage, "dapconsole "+sub) {
+			t.Errorf("the usage does not list %s", sub)
+		}
+	}
+	err := run([]string{"bogus"})
+	if err == nil || !strings.Contains(err.Error(), "encrypt") {
+		t.Errorf("unknown argument: %v", err)
 	}
 }

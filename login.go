@@ -104,14 +104,7 @@ func login(args []string, env accountIO) error {
 	if err := prompt.AskAccount(&profile); err != nil {
 		return fmt.Errorf("login: %w", err)
 	}
-	password, err := prompt.Password("Password for " + credentials.Key(profile.User, profile.Server))
-	if err != nil {
-		return fmt.Errorf("login: %w", err)
-	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), loginTimeout)
-	defer cancel()
-	saved, notice, err := credentials.Login(ctx, profiles, profile, password, env.verify)
+	saved, notice, err := loginTries(env, prompt, profiles, profile)
 	if err != nil {
 		return err
 	}
@@ -125,6 +118,32 @@ func login(args []string, env accountIO) error {
 		fmt.Fprintln(env.stderr, notice)
 	}
 	return nil
+}
+
+// passwordTries is how often login asks for a password the server refuses.
+const passwordTries = 3
+
+// loginTries asks for the password and checks it, again after a refusal
+// (a mistyped password), up to passwordTries times.
+func loginTries(env accountIO, prompt *credentials.Prompter, profiles *credentials.Profiles, profile credentials.Profile) (credentials.Profile, string, error) {
+	var refused error
+	for try := 1; ; try++ {
+		password, err := prompt.Password("Password for " + credentials.Key(profile.User, profile.Server))
+		if err != nil {
+			if refused != nil {
+				return credentials.Profile{}, "", refused // stdin ran out after a refusal
+			}
+			return credentials.Profile{}, "", fmt.Errorf("login: %w", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), loginTimeout)
+		saved, notice, err := credentials.Login(ctx, profiles, profile, password, env.verify)
+		cancel()
+		if err == nil || !errors.Is(err, credentials.ErrRefused) || try == passwordTries {
+			return saved, notice, err
+		}
+		refused = err
+		fmt.Fprintf(env.stdout, "The server refused the password (try %d of %d).\n", try, passwordTries)
+	}
 }
 
 func defaultNote(profiles *credentials.Profiles, name string) string {

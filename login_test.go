@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ func newTestAccount(t *testing.T, stdin string) *testAccount {
 		verify: func(_ context.Context, _, user, password string) error {
 			ta.verified++
 			if user != "admin" || password != testPassword {
-				return errors.New("401 Unauthorized")
+				return fmt.Errorf("%w: 401 Unauthorized", credentials.ErrRefused)
 			}
 			return nil
 		},
@@ -126,7 +127,21 @@ func TestLoginCommand(t *testing.T) {
 			name:    "wrong password: nothing saved",
 			args:    []string{"--server", server, "--user", "admin"},
 			stdin:   "dap-test-pw-wrong\n",
-			wantErr: "login admin@" + server + ": 401 Unauthorized",
+			wantErr: "login admin@" + server + ": the server refused this user and password: 401 Unauthorized",
+		},
+		{
+			name:        "a mistyped password is asked again",
+			args:        []string{"--server", server, "--user", "admin"},
+			stdin:       "dap-test-pw-wrong\ndap-test-pw-wrong2\n" + testPassword + "\n",
+			wantProfile: credentials.Profile{Name: "default", Server: server, User: "admin"},
+			wantStored:  true,
+			wantStdout:  []string{"refused the password (try 1 of 3)", "(try 2 of 3)", "profile default saved"},
+		},
+		{
+			name:    "three refusals end it",
+			args:    []string{"--server", server, "--user", "admin"},
+			stdin:   "dap-test-pw-a\ndap-test-pw-b\ndap-test-pw-c\n" + testPassword + "\n",
+			wantErr: "the server refused this user and password",
 		},
 		{
 			name:    "no password on stdin",
@@ -181,8 +196,8 @@ func TestLoginCommand(t *testing.T) {
 			} else if !ok || got != tt.wantProfile {
 				t.Errorf("profile %+v (found %v), want %+v", got, ok, tt.wantProfile)
 			}
-			if tt.wantErr != "" && ta.verified > 1 {
-				t.Errorf("%d authenticated calls, want at most one", ta.verified)
+			if tt.wantErr != "" && ta.verified > passwordTries {
+				t.Errorf("%d authenticated calls, want at most %d", ta.verified, passwordTries)
 			}
 			assertNoPasswordUnder(t, filepath.Dir(filepath.Dir(ta.profilesPath))) // the whole config dir
 		})

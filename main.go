@@ -13,13 +13,33 @@ import (
 var version = "dev"
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "dapconsole:", err)
-		}
+	err := run(os.Args[1:])
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		// -h and --help asked for the usage, which is printed: not a failure.
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "dapconsole:", err)
 		os.Exit(1)
 	}
 }
+
+// subcommands names every sub-command, for the usage and for errors.
+const subcommands = "serve, ssh, encrypt, login, logout, version"
+
+// consoleUsage starts the console's --help: the sub-commands, then its flags.
+const consoleUsage = `dapconsole — a console for the data-analytics platform
+
+Usage:
+  dapconsole [flags]                                   the console (--demo: on the embedded platform)
+  dapconsole serve --addr HOST:PORT --data DIR [--demo-data]
+  dapconsole ssh ...                                   the console served over SSH
+  dapconsole encrypt -v VALUE|- --data DIR             seal a secret as SECURE:<n>:<s> for a server
+  dapconsole login [--server URL] [--user NAME] [--profile NAME]
+  dapconsole logout [--profile NAME]
+  dapconsole version
+
+Each sub-command takes -h for its flags. The console's flags:
+`
 
 func run(args []string) error {
 	if len(args) > 0 {

@@ -78,6 +78,13 @@ func TestGolden(t *testing.T) {
 			c.keys("j", "j", "j", "b")
 			return c.waitFor("start backup")
 		}},
+		{"BackupDialogTiny", consoleOpts{width: 40, height: 10}, func(c *console) string {
+			c.waitFor("Visualization/")
+			c.keys("j", "j", "j", "b")
+			c.waitFor("Backup of /Data")
+			c.keys("down", "down", "down") // the form scrolls to keep the focused field in view
+			return c.waitFor("› [ ] includeDataPermissions")
+		}},
 		{"BackupMarkedDialog", consoleOpts{}, func(c *console) string {
 			c.waitFor("Exports/")
 			c.keys("j", "j", "j", "enter")

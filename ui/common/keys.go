@@ -82,7 +82,7 @@ func DefaultKeyMap() *KeyMap {
 		PollFaster:  b([]string{"+"}, "+", "poll faster"),
 		PollSlower:  b([]string{"-"}, "-", "poll slower"),
 		PollPause:   b([]string{"P"}, "P", "pause polling"),
-		PollOff:     b([]string{"0"}, "0", "polling off"),
+		PollOff:     b([]string{"0"}, "0", "polling off/on"),
 
 		Confirm:   b([]string{"enter"}, "enter", "confirm"),
 		NextField: b([]string{"tab", "down"}, "tab/↓", "next field"),

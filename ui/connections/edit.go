@@ -17,6 +17,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
 )
 
 // startEdit reads the connection, then opens it in the editor.
@@ -148,6 +149,14 @@ func (p *Pane) gotEdited(msg editedMsg) tea.Cmd {
 		return common.Info("edit of " + msg.path + " cancelled: nothing changed")
 	}
 	conn, err := parseEdit(msg.edited, msg.path)
+	if err != nil && msg.retry {
+		// The editor was reopened once already and the edit is still not
+		// valid: an editor that does not wait for the user ($EDITOR set to a
+		// script) would loop, so the next attempt waits for a key.
+		return common.OpenDialog(dialog.NewConfirm(p.ctx, "The edit is still not valid",
+			fmt.Sprintf("%s was not saved: %s\n\nOpen the editor again?", msg.path, err), "edit again", false,
+			editAgainMsg{id: msg.id, path: msg.path, body: msg.edited, problem: err.Error()}))
+	}
 	if err != nil {
 		return openEditor(msg.id, msg.path, msg.edited, err.Error())
 	}

@@ -71,6 +71,14 @@ type editedMsg struct {
 	retry  bool // the editor reopened an edit that was not saved
 }
 
+// editAgainMsg is the yes to "open the editor again?" after an edit that
+// stayed invalid.
+type editAgainMsg struct {
+	id            int64
+	path          string
+	body, problem string
+}
+
 // savedMsg answers an update sent after an edit.
 type savedMsg struct {
 	id     int64

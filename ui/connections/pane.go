@@ -99,6 +99,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.gotEditLoaded(msg)
 	case editedMsg:
 		return p, p.gotEdited(msg)
+	case editAgainMsg:
+		return p, openEditor(msg.id, msg.path, msg.body, msg.problem)
 	case savedMsg:
 		return p, p.gotSaved(msg)
 	case newKindMsg:

@@ -309,6 +309,31 @@ func TestInvalidEditReopensWithTheError(t *testing.T) {
 	}
 }
 
+// TestInvalidEditAgainWaitsForAKey: an editor that returns at once with
+// the same broken JSON ($EDITOR a script) is reopened once by itself; the
+// next time the console asks first, and only y opens it again.
+func TestInvalidEditAgainWaitsForAKey(t *testing.T) {
+	p := withList(newTestPane(nil, 100, 10, false), entries(3))
+	shown := `{"typeId":"x"}`
+	_, cmd := p.Update(editedMsg{id: 1, path: "/Data/Connections/A.dst", shown: shown, edited: `{"typeId": broken}`, retry: true})
+	ask, ok := openedDialog(uitest.Expand(cmd)).(*dialog.Confirm)
+	if !ok {
+		t.Fatalf("a second broken edit did not ask: %v", uitest.Expand(cmd))
+	}
+	ask.SetSize(100, 20)
+	if view := plain(ask.View()); !strings.Contains(view, "was not saved") || !strings.Contains(view, "[y] edit again") {
+		t.Errorf("the question:\n%s", view)
+	}
+	_, yes := ask.Update(uitest.Key("y"))
+	again, ok := uitest.Expand(yes)[0].(editAgainMsg)
+	if !ok || again.body != `{"typeId": broken}` || again.problem == "" {
+		t.Fatalf("y sent %v", uitest.Expand(yes))
+	}
+	if _, cmd := p.Update(again); cmd == nil {
+		t.Error("y did not open the editor")
+	}
+}
+
 func TestBuildConnection(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -195,15 +195,16 @@ func (f *Form) View() string {
 	if f.problem != "" {
 		lines = append(lines, st.StatusError.Width(inner).Render(st.Symbols.Error+" "+f.problem))
 	}
-	lines = append(lines, st.ButtonFocused.Render("enter "+f.submitLabel)+"  "+st.Button.Render("esc cancel"))
-
-	if avail := f.height - st.Dialog.GetVerticalFrameSize(); avail > 0 && len(lines) > avail {
-		lines = keepWindow(lines, head, focusLine, avail)
+	buttons := st.ButtonFocused.Render("enter "+f.submitLabel) + "  " + st.Button.Render("esc cancel")
+	if avail := f.height - st.Dialog.GetVerticalFrameSize(); avail > 0 && len(lines)+1 > avail {
+		lines = keepWindow(lines, head, focusLine, avail-1)
 	}
+	lines = append(lines, buttons)
 	return st.Dialog.Width(inner + st.Dialog.GetHorizontalFrameSize()).Render(strings.Join(lines, "\n"))
 }
 
-// keepWindow shortens lines to n, keeping the title and the focused line.
+// keepWindow shortens lines to n, keeping the title and the focused line
+// (the buttons below them are kept by the caller).
 func keepWindow(lines []string, head, focus, n int) []string {
 	if n <= 1 {
 		return lines[:1]
@@ -213,7 +214,20 @@ func keepWindow(lines []string, head, focus, n int) []string {
 	focus -= head
 	start := max(0, min(focus-room/2, len(body)-room))
 	end := min(len(body), start+room)
-	return append([]string{lines[0]}, body[start:end]...)
+	window := append([]string{lines[0]}, body[start:end]...)
+	// An arrow in the cursor's column says more fields lie above or below.
+	mark := func(i int, arrow string) {
+		if strings.HasPrefix(window[i], " ") {
+			window[i] = arrow + window[i][1:]
+		}
+	}
+	if start > 0 {
+		mark(1, "↑")
+	}
+	if end < len(body) {
+		mark(len(window)-1, "↓")
+	}
+	return window
 }
 
 // ShortHelp implements help.KeyMap.

@@ -208,7 +208,7 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PollPause):
 		return p.togglePause()
 	case key.Matches(msg, k.PollOff):
-		return p.setEvery(0)
+		return p.togglePolling()
 	case key.Matches(msg, k.Mark):
 		if r != nil {
 			p.marked[r.job.FileID] = !p.marked[r.job.FileID]

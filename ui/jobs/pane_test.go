@@ -44,6 +44,9 @@ func TestKeys(t *testing.T) {
 		{"+ after 0 turns polling back on at 2 s", []string{"0", "+"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
 			wantEvery(t, p, 2*time.Second)
 		}},
+		{"0 again turns polling back on at the interval it had", []string{"-", "0", "0"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			wantEvery(t, p, 5*time.Second)
+		}},
 		{"P pauses", []string{"P"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
 			if !p.polling.paused || p.schedule() != nil {
 				t.Error("not paused, or a paused pane still schedules a tick")

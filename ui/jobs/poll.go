@@ -36,6 +36,7 @@ var intervals = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Se
 // tick scheduled only when the answer arrived.
 type poller struct {
 	every    time.Duration // 0 is off
+	before   time.Duration // the interval polling had before 0 turned it off
 	paused   bool
 	inFlight bool
 	sentAt   time.Time // when the poll in flight was sent
@@ -314,13 +315,25 @@ func (p *Pane) endedNotice(r *row) tea.Cmd {
 	return func() tea.Msg { return common.StatusMsg{Level: level, Text: text} }
 }
 
+// togglePolling is 0: polling off, or back on at the interval it had.
+func (p *Pane) togglePolling() tea.Cmd {
+	if p.polling.every > 0 {
+		p.polling.before = p.polling.every
+		return p.setEvery(0)
+	}
+	if p.polling.before > 0 {
+		return p.setEvery(p.polling.before)
+	}
+	return p.setEvery(defaultEvery)
+}
+
 // setEvery changes the interval and polls at once with it; 0 is off.
 func (p *Pane) setEvery(every time.Duration) tea.Cmd {
 	p.polling.every = max(0, every)
 	p.polling.paused = false
 	if every <= 0 {
 		p.polling.gen++
-		return common.Info("job polling off (+ or - turns it on)")
+		return common.Info("job polling off (0 turns it back on)")
 	}
 	return tea.Batch(common.Info("polling jobs every "+shortDuration(every)), p.pollNow())
 }
