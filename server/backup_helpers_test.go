@@ -291,5 +291,5 @@ func buildArchive(t testing.TB, sections []string, files ...archiveFile) []byte 
 
 func connectionConfig(name string) *model.Configuration {
 	return &model.Configuration{Version: "2.1", ClassName: "datameer.dap.common.entity.DataStore", TypeID: "das.FileSystemDataStoreType",
-		File: model.FileInfo{Name: name, Description: "restored " + name}, Properties: map[string][]string{"key.connectionUrl": {"file:///tmp/"}}}
+		File: model.FileInfo{Name: name, Description: "restored " + name}, Properties: map[string][]string{"key.connectionUrl": {"file:///srv/restored/" + name + "/"}}}
 }

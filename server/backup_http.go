@@ -564,6 +564,9 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		if result, err = tx.Restore(r.Context(), userFrom(r), target, idx, opt); err != nil {
 			return err
 		}
+		if err := checkFileConnections(r.Context(), tx.Queries, userFrom(r), result.Restored); err != nil {
+			return err
+		}
 		if beforeRestoreCommit != nil {
 			beforeRestoreCommit()
 		}

@@ -36,10 +36,10 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 		sameTree(t, snapshot(t, srv, "/Copies/Data"), snapshot(t, srv, "/Data"))
 	})
 	t.Run("without flags the uploader owns with default permissions", func(t *testing.T) {
-		body := p.backup("admin", "/Data")
+		body := p.backup("admin", "/Data/ImportJobs", model.FlagIgnoreMissingDependencies)
 		p.restore("analyst", "/Analytics/Copy", body)
 		got := snapshot(t, srv, "/Analytics/Copy")
-		sameTree(t, got, snapshot(t, srv, "/Data"), "owner", "others", "groups")
+		sameTree(t, got, snapshot(t, srv, "/Data/ImportJobs"), "owner", "others", "groups")
 		parent := storeFile(t, srv, "/Analytics")
 		for path, f := range got {
 			if f.Owner != "analyst" || f.Others != parent.Others || !reflect.DeepEqual(f.Groups, map[string]model.Flags{"analysts": {Readable: true, Writable: true, Executable: true}}) {
@@ -263,9 +263,27 @@ func TestBackupChosenFiles(t *testing.T) {
 	}
 }
 
+// TestRestoreOfAFileConnectionOverAnotherIsAdminOnly: an analyst's copy of
+// /Data/Connections would own a Local Files over the directory the
+// analysts' imports read, so it is refused (403) and changes nothing; an
+// administrator may.
+func TestRestoreOfAFileConnectionOverAnotherIsAdminOnly(t *testing.T) {
+	_, p := demo(t)
+	body := p.backup("admin", "/Data/Connections")
+	before := p.backup("admin", "/")
+	f := p.wantFailure(p.upload("analyst", restoreURL("/Analytics/Copy"), "application/zip", body), http.StatusForbidden, "another connection already serves")
+	if !reflect.DeepEqual(f.Paths, []string{"/Analytics/Copy/Local Files.dst"}) {
+		t.Fatalf("paths %v", f.Paths)
+	}
+	if !bytes.Equal(before, p.backup("admin", "/")) {
+		t.Fatal("a refused restore changed the tree")
+	}
+	p.restore("admin", "/Analytics/Copy", body)
+}
+
 func TestRestoreCreatesAMissingTargetByPath(t *testing.T) {
 	srv, p := demo(t)
-	body := p.backup("admin", "/Data/Connections")
+	body := buildArchive(t, nil, archiveFile{path: "Warehouse.dst", cfg: connectionConfig("Warehouse")})
 	p.restore("analyst", "/Analytics/New/Deeper", body)
 	for _, path := range []string{"/Analytics/New", "/Analytics/New/Deeper"} {
 		if f := storeFile(t, srv, path); !f.IsFolder() || f.Owner != "analyst" {
@@ -276,7 +294,8 @@ func TestRestoreCreatesAMissingTargetByPath(t *testing.T) {
 	p.wantFailure(p.upload("admin", "/api/filesystem/folders/999999/restore", "application/zip", body), http.StatusNotFound, "not found")
 
 	// "+" is a space in a path, when it is created as when it is looked up.
-	p.restore("analyst", "/Analytics/Plus+Folder", body)
+	// (A connection of its own: two may not serve one directory.)
+	p.restore("analyst", "/Analytics/Plus+Folder", buildArchive(t, nil, archiveFile{path: "Warehouse.dst", cfg: connectionConfig("Plus")}))
 	storeFile(t, srv, "/Analytics/Plus Folder/Warehouse.dst")
 	if again := p.backup("analyst", "/Analytics/Plus+Folder"); !slices.Contains(entries(t, again), "Warehouse.dst") {
 		t.Fatalf("a backup of /Analytics/Plus+Folder holds %v", entries(t, again))
@@ -399,7 +418,9 @@ func TestRestoreOwners(t *testing.T) {
 		}
 	})
 	t.Run("substituteMissingUser alone changes nothing", func(t *testing.T) {
-		p.restore("analyst", "/Analytics/Restore5", ghost, model.FlagSubstituteMissingUser)
+		another := buildArchive(t, []string{archive.SectionOwner}, // two connections may not serve one directory
+			archiveFile{path: "Ghost.dst", cfg: connectionConfig("Ghost 5"), meta: &archive.FileMeta{Owner: "ghost"}})
+		p.restore("analyst", "/Analytics/Restore5", another, model.FlagSubstituteMissingUser)
 		if f := storeFile(t, srv, "/Analytics/Restore5/Ghost.dst"); f.Owner != "analyst" {
 			t.Fatalf("owner %s", f.Owner)
 		}
@@ -578,7 +599,7 @@ func TestRestoreInfoZipArchive(t *testing.T) {
 	srv, p := demo(t)
 	tree := t.TempDir()
 	files := map[string]string{
-		"Project/Connections/Files.dst": `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","file":{"name":"Files","path":"/Project/Connections/Files.dst"},"typeId":"das.FileSystemDataStoreType","properties":{"key.connectionUrl":["file:///tmp/"]}}`,
+		"Project/Connections/Files.dst": `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","file":{"name":"Files","path":"/Project/Connections/Files.dst"},"typeId":"das.FileSystemDataStoreType","properties":{"key.connectionUrl":["file:///srv/project/"]}}`,
 		"Project/Jobs/Orders.imp":       `{"version":"1","typeId":"das.CsvImportJobType","file":{"name":"Orders","path":"/Project/Jobs/Orders.imp"},"properties":{"path":["orders.csv"]},"sources":[{"path":"/Project/Connections/Files.dst"}]}`,
 		"Project/Sales.wbk":             `{"version":"1","typeId":"das.WorkbookType","file":{"name":"Sales"},"properties":{"sql":["SELECT * FROM input1"]},"sources":[{"path":"/Project/Jobs/Orders.imp"}]}`,
 	}
@@ -634,7 +655,7 @@ func TestRestoreCommittedInfoZipArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := p.restore("analyst", "/Analytics/Sample", body)
+	res := p.restore("admin", "/Analytics/Sample", body) // its Files.dst serves /tmp, around the data directory: admin only
 	want := []string{"/Analytics/Sample/Project", "/Analytics/Sample/Project/Connections", "/Analytics/Sample/Project/Connections/Files.dst",
 		"/Analytics/Sample/Project/Jobs", "/Analytics/Sample/Project/Jobs/Orders.imp", "/Analytics/Sample/Project/Sales.wbk"}
 	if !reflect.DeepEqual(res.Restored, want) {

@@ -165,7 +165,10 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		f, err = tx.CreateFile(r.Context(), store.NewFile{Path: path, OwnerID: userFrom(r).ID, Config: &cfg, Parent: &parent})
-		return err
+		if err != nil {
+			return err
+		}
+		return checkFileConnections(r.Context(), tx.Queries, userFrom(r), []string{path})
 	})
 	if errors.Is(err, store.ErrExists) {
 		writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already exists", path))
@@ -211,8 +214,10 @@ func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
 					Reason: f.Path + ": only an administrator may change hadoopProperties (send them as they were read)"}
 			}
 		}
-		_, err := tx.UpdateConfiguration(r.Context(), f, cfg)
-		return err
+		if _, err := tx.UpdateConfiguration(r.Context(), f, cfg); err != nil {
+			return err
+		}
+		return checkFileConnections(r.Context(), tx.Queries, userFrom(r), []string{f.Path})
 	})
 	if err != nil {
 		writeArchiveError(w, err)

@@ -174,7 +174,7 @@ func TestCreateConnectionAsThePlatformDoes(t *testing.T) {
 	srv, p := demo(t)
 	body := `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","typeId":"das.FileSystemDataStoreType",` +
 		`"file":{"path":"/Data/Connections/Team A/Nested/Share.dst","description":"made with its folders"},` +
-		`"properties":{"key.connectionUrl":["file:///tmp/"],"sshKey":["-----BEGIN KEY-----"],"tableau.password":["tab-pw"],"oauth.clientSecret":["cl-sec"]},` +
+		`"properties":{"key.connectionUrl":["file:///srv/share/"],"sshKey":["-----BEGIN KEY-----"],"tableau.password":["tab-pw"],"oauth.clientSecret":["cl-sec"]},` +
 		`"pullType":"NONE","minKeepCount":3,"hadoopProperties":"mapred.job.queue.name=etl",` +
 		`"notificationAddresses":"ops@example.com","advancedSchedulingInUse":false,"fields":[{"name":"a","id":1}]}`
 	var created model.ConnectionCreated

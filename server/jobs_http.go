@@ -235,6 +235,10 @@ func (s *Server) trigger(w http.ResponseWriter, r *http.Request, f store.File) {
 		jobError(w, err)
 		return
 	}
+	if err := s.mayUseConnection(r.Context(), userFrom(r), jf); err != nil {
+		jobFailure(w, fmt.Sprintf("%s: %v", f.Path, err))
+		return
+	}
 	user := userFrom(r).Name
 	ex, err := s.jobs.Trigger(r.Context(), jf, user, model.TriggerRESTAPI, nil)
 	switch {
@@ -500,7 +504,7 @@ func (s *Server) sequentialTrigger(w http.ResponseWriter, r *http.Request) {
 		if !allowed {
 			return errors.New("execute permission required")
 		}
-		return nil
+		return s.mayUseConnection(r.Context(), userFrom(r), f)
 	}
 	plan, err := s.jobs.Sequence(r.Context(), start, userFrom(r).Name, req.Variables, sees, mayRun)
 	var refused *jobs.RefusedError

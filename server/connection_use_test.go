@@ -1,0 +1,58 @@
+package server_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server"
+)
+
+// TestJobsUseConnectionsOnlyAsTheCallerMay is the reproduction: a viewer
+// restores into his home an import and an export whose connection is
+// /Data/Connections/Local Files.dst (read only to him) and triggers them,
+// one by one and in sequence, to overwrite DATA/files/orders.csv that the
+// analysts' Orders.imp reads. Exporting needs write on the connection,
+// importing execute: each trigger is refused and the file stays as it was.
+// The analyst, who may write the connection, exports through it.
+func TestJobsUseConnectionsOnlyAsTheCallerMay(t *testing.T) {
+	srv, p := demo(t)
+	orders := filepath.Join(server.FilesDir(srv.Store().Dir()), "orders.csv")
+	before, err := os.ReadFile(orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := model.SourceRef{Path: "/Data/Connections/Local Files.dst"}
+	imp := &model.Configuration{Version: "1", TypeID: "das.CsvImportJobType", File: model.FileInfo{Path: "/Old/Mine.imp"},
+		Properties: map[string][]string{"path": {"customers.jsonl"}, "format": {"jsonl"}}, DataStore: &local}
+	exp := &model.Configuration{Version: "1", TypeID: "das.CsvExportJobType",
+		Properties: map[string][]string{"path": {"orders.csv"}}, DataStore: &local,
+		Sheet: &model.ExportSheet{Name: "Mine", Workbook: &model.SourceRef{Path: "/Old/Mine.imp"}}}
+	p.restore("viewer", "/Users/viewer", buildArchive(t, nil, archiveFile{path: "Mine.imp", cfg: imp}, archiveFile{path: "Mine.exp", cfg: exp}))
+	trigger := func(user, path string) model.Failure {
+		var answer model.Failure
+		p.want(p.call(user, http.MethodPost, "/api/job-execution/"+refOf(path)+"/trigger", nil), http.StatusOK, &answer)
+		return answer
+	}
+	for path, need := range map[string]string{"/Users/viewer/Mine.imp": "execute", "/Users/viewer/Mine.exp": "write"} {
+		if a := trigger("viewer", path); a.Status != model.StatusFailure || !strings.Contains(a.Reason, need+" permission required on its connection") {
+			t.Errorf("trigger %s: %+v", path, a)
+		}
+	}
+	var plan model.ExecutionPlan
+	p.want(p.call("viewer", http.MethodPost, "/api/job-execution/sequential-trigger",
+		model.SequentialTrigger{FileIDs: []int64{p.fileID("/Users/viewer/Mine.imp")}}), http.StatusOK, &plan)
+	if plan.Status != model.StatusFailure || !strings.Contains(plan.Reason, "permission required on its connection") {
+		t.Errorf("sequential trigger: %+v", plan)
+	}
+	after, _ := os.ReadFile(orders)
+	if string(after) != string(before) {
+		t.Fatal("orders.csv changed")
+	}
+	if a := trigger("analyst", "/Exports/Sales by Region.exp"); a.Status != model.StatusSuccess {
+		t.Fatalf("the analyst may export through Local Files: %+v", a)
+	}
+}
