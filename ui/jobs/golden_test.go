@@ -153,6 +153,14 @@ func TestGolden(t *testing.T) {
 			press(p, "k", "k")
 			return p.View()
 		}},
+		{"DuplicateNamesShowPath", func(t *testing.T) string {
+			p := duplicatesAt(t, 100)
+			return p.View()
+		}},
+		{"WideShowsPath", func(t *testing.T) string {
+			p := duplicatesAt(t, 170)
+			return p.View()
+		}},
 		{"StopConfirm", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
 			return dialogView(t, press(p, "j", "s"))
@@ -245,4 +253,18 @@ func sampleLog(n int, ended bool) string {
 		b.WriteString("2026-11-23 09:29:59 ended: ERROR — " + failedReason + "\n")
 	}
 	return b.String()
+}
+
+// duplicatesAt is the dashboard with two Sales.wbk of different folders
+// running, their paths read.
+func duplicatesAt(t *testing.T, width int) *Pane {
+	t.Helper()
+	p := dashboardAt(t, width, 12)
+	finance := runningJob(46, "Sales", model.StateRunning, clockAt.Add(-7*time.Second))
+	finance.FileName, finance.FileID = "Sales.wbk", 501
+	analytics := runningJob(47, "Sales", model.StateRunning, clockAt.Add(-3*time.Second))
+	analytics.FileName, analytics.FileID = "Sales.wbk", 502
+	p.Update(pollMsg{req: p.polling.req, jobs: append(p.listedJobs(), finance, analytics)})
+	p.Update(pathsMsg{paths: map[int64]string{501: "/Analytics/Finance/Sales.wbk", 502: "/Analytics/Sales.wbk"}})
+	return p
 }

@@ -47,8 +47,15 @@ type Pane struct {
 
 	filter common.FilterField
 
-	layout layout
-	fitter common.Fitter
+	// layout is the columns of the frame being drawn: one of layouts, with
+	// a path column (1) or without (0).
+	layout  layout
+	layouts [2]layout
+	// paths are the paths of the job files rows show, by file id, read
+	// when a path column shows.
+	paths   map[int64]string
+	reading bool // a read of paths is in flight
+	fitter  common.Fitter
 
 	history *historyView
 	details *detailsView
@@ -60,7 +67,7 @@ type Pane struct {
 // New returns the job dashboard; it starts polling at Init.
 func New(ctx *common.Context) *Pane {
 	return &Pane{ctx: ctx, after: realAfter, table: newTable(), marked: map[int64]bool{},
-		watched: map[int64]string{}, stopped: map[int64]bool{}, polling: poller{every: defaultEvery},
+		watched: map[int64]string{}, stopped: map[int64]bool{}, polling: poller{every: defaultEvery}, paths: map[int64]string{},
 		filter: common.NewFilterField("filter job, file, state, user, execution")}
 }
 
@@ -74,7 +81,8 @@ func (p *Pane) Init() tea.Cmd { return p.poll() }
 func (p *Pane) SetSize(width, height int) {
 	p.width, p.height = width, height
 	p.filter.SetWidth(width)
-	p.layout = newLayout(width)
+	p.layouts = [2]layout{newLayout(width, false), newLayout(width, true)}
+	p.layout = p.layouts[0]
 	if p.logv != nil {
 		p.logv.pager.SetSize(width, height-1)
 	}
@@ -138,6 +146,9 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.gotPlanStatus(msg)
 	case logMsg:
 		return p, p.gotLog(msg)
+	case pathsMsg:
+		p.gotPaths(msg)
+		return p, nil
 	case logTickMsg:
 		return p, p.gotLogTick(msg)
 	}
@@ -151,6 +162,7 @@ func (p *Pane) reset() tea.Cmd {
 	p.table.sortBy, p.table.reverse = sortBy, reverse
 	p.cursor, p.offset, p.mode = 0, 0, modeDashboard
 	p.marked, p.watched, p.stopped = map[int64]bool{}, map[int64]string{}, map[int64]bool{}
+	p.paths, p.reading = map[int64]string{}, false
 	p.history, p.details, p.plan, p.logv = nil, nil, nil, nil
 	p.polling.req++
 	p.status.req++

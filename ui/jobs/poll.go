@@ -150,7 +150,7 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 	p.table.merge(msg.jobs, p.ctx.Now())
 	p.table.refresh()
 	p.keepSelection(selected)
-	return tea.Batch(p.readStatuses(), p.schedule())
+	return tea.Batch(p.readStatuses(), p.readPaths(), p.schedule())
 }
 
 // statusReader keeps status rounds apart: one in flight at most.
@@ -270,10 +270,10 @@ func (p *Pane) gotStatuses(msg statusMsg) tea.Cmd {
 				r.estimate, r.hasEstimate = time.Duration(*st.EstimateTime), true
 			}
 		case !r.superseded:
-			// A newer execution of the same file took the status: showing
-			// the last progress read would freeze it, so it is said to be
-			// unknown, and list-running's estimate takes over.
-			r.superseded, r.progress, r.hasProgress, r.hasEstimate = true, 0, false, false
+			// A newer execution of the same file took the status: the last
+			// progress read stays, shown as "at least" (progress only rises),
+			// and list-running's estimate takes over.
+			r.superseded, r.hasEstimate = true, false
 			r.estimate = time.Duration(r.job.EstimatedTime) * time.Millisecond
 		default:
 			continue

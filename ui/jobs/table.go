@@ -49,6 +49,7 @@ type row struct {
 }
 
 type lineKey struct {
+	path           int // the width of the path column, 0 when it is hidden
 	version, width int
 	elapsed        int64
 }

@@ -35,10 +35,28 @@ const (
 // layout is the width of each column for a pane width; 0 hides a column.
 // Narrow terminals lose user, estimate, exec and elapsed, in that order.
 type layout struct {
-	job, file, state, progress, elapsed, estimate, user, exec int
+	job, file, path, state, progress, elapsed, estimate, user, exec int
 }
 
-func newLayout(width int) layout {
+// wideAt is the pane width from which the path column always shows.
+const wideAt = 160
+
+// newLayout is the columns for a pane width, with a path column when
+// withPath (two rows share a file name, or the pane is wide). The path, which
+// ends with the file name, takes the file column's place and two thirds
+// of what the names have.
+func newLayout(width int, withPath bool) layout {
+	l := newNamesLayout(width)
+	if !withPath {
+		return l
+	}
+	names := l.job + l.file
+	l.job = max(minNameWidth/2, names/3)
+	l.path, l.file = names-l.job, 0
+	return l
+}
+
+func newNamesLayout(width int) layout {
 	l := layout{state: stateWidth, progress: progressWidth, elapsed: elapsedWidth,
 		estimate: estimateWidth, user: userWidth, exec: execWidth}
 	optional := []*int{&l.user, &l.estimate, &l.exec, &l.elapsed}
@@ -90,6 +108,11 @@ func (l layout) cells(c rowCells, paintState func(string) string) string {
 	}
 	add(c.job, l.job, false, nil)
 	add(c.file, l.file, false, nil)
+	if l.path > 0 && ansi.StringWidth(c.path) > l.path {
+		// A path is cut at its start: its end names the file.
+		c.path = "…" + ansi.TruncateLeft(c.path, ansi.StringWidth(c.path)-l.path+1, "")
+	}
+	add(c.path, l.path, false, nil)
 	add(c.state, l.state, false, paintState)
 	add(c.progress, l.progress, false, nil)
 	add(c.elapsed, l.elapsed, true, nil)
@@ -106,7 +129,7 @@ const unknownUser = "—"
 
 // rowCells is the text of each column of one row.
 type rowCells struct {
-	job, file, state, progress, elapsed, estimate, user, exec string
+	job, file, path, state, progress, elapsed, estimate, user, exec string
 }
 
 // View implements common.Pane.
@@ -128,6 +151,7 @@ func (p *Pane) View() string {
 }
 
 func (p *Pane) dashboardView() string {
+	p.chooseLayout()
 	st := p.ctx.Styles
 	now := p.ctx.Now()
 	var b strings.Builder
@@ -212,7 +236,7 @@ func (p *Pane) headerLine() string {
 		arrow = "▼"
 	}
 	names[p.table.sortBy] += arrow
-	return strings.Repeat(" ", prefixWidth) + p.layout.cells(rowCells{job: names[colJob], file: names[colFile],
+	return strings.Repeat(" ", prefixWidth) + p.layout.cells(rowCells{job: names[colJob], file: names[colFile], path: "path",
 		state: names[colState], progress: names[colProgress], elapsed: names[colElapsed],
 		estimate: names[colEstimate], user: names[colUser], exec: names[colExec]}, nil)
 }
@@ -220,7 +244,7 @@ func (p *Pane) headerLine() string {
 // renderRow returns a row's line, from its cache while nothing it shows
 // changed (the elapsed time counts in whole seconds).
 func (p *Pane) renderRow(r *row, now time.Time) string {
-	k := lineKey{version: r.version, width: p.width, elapsed: int64(r.elapsed(now) / time.Second)}
+	k := lineKey{version: r.version, width: p.width, elapsed: int64(r.elapsed(now) / time.Second), path: p.layout.path}
 	if r.lineKey == k && r.line != "" {
 		return r.line
 	}
@@ -258,6 +282,9 @@ func (p *Pane) rowCells(r *row, now time.Time) rowCells {
 	// Names come from the server: cleaned for the terminal.
 	c := rowCells{file: common.Clean(r.job.FileName), state: stateText(r.state, p.ctx.Styles.Symbols), user: common.Clean(r.user),
 		exec: "#" + strconv.FormatInt(r.job.JobExecutionID, 10), job: common.Clean(r.job.JobName)}
+	if p.layout.path > 0 {
+		c.path = common.Clean(p.pathOf(r))
+	}
 	if c.job == "" {
 		c.job = strings.TrimSuffix(c.file, fileExt(c.file))
 	}
@@ -265,6 +292,8 @@ func (p *Pane) rowCells(r *row, now time.Time) rowCells {
 		c.user = unknownUser
 	}
 	switch {
+	case r.hasProgress && r.superseded && !r.gone():
+		c.progress = atLeastBar(r.progress)
 	case r.hasProgress:
 		c.progress = progressBar(r.progress)
 	case r.superseded && !r.gone():
@@ -274,7 +303,7 @@ func (p *Pane) rowCells(r *row, now time.Time) rowCells {
 		c.elapsed = shortDuration(max(d.Truncate(time.Second), time.Second))
 	}
 	if r.estimate > 0 && !r.gone() && r.state.Canonical() == model.StateRunning {
-		c.estimate = shortDuration(r.estimate)
+		c.estimate = estimateText(r.estimate)
 	}
 	return c
 }
@@ -346,6 +375,23 @@ func progressBar(percent float64) string {
 	percent = max(0, min(100, percent))
 	filled := int(percent / 100 * barWidth)
 	return "[" + strings.Repeat("#", filled) + strings.Repeat("-", barWidth-filled) + "] " + fmt.Sprintf("%3.0f%%", percent)
+}
+
+// atLeastBar is the last progress read of an execution whose status now
+// speaks of a newer one: it has gone on since, so it reads "≥37%".
+func atLeastBar(percent float64) string {
+	bar := progressBar(percent)
+	if percent >= 100 {
+		return bar
+	}
+	return bar[:len(bar)-4] + fmt.Sprintf("≥%2.0f%%", max(0, percent))
+}
+
+// estimateText is a time left in one format whatever its size, minutes and
+// seconds: 0m01s, 1m23s, 75m00s.
+func estimateText(d time.Duration) string {
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
 // shortDuration is a duration in at most 8 characters: 12s, 3m05s, 1h02m.
