@@ -47,6 +47,9 @@ type Symbols struct {
 	Error, Notice, Warning    string
 	ReadOnly                  string
 	Crumb                     string
+	// Kinds names each kind of file, keyed by its model.Kind, with a glyph
+	// and a word, so a row tells it without colour.
+	Kinds map[string]string
 }
 
 // DefaultSymbols are the symbols of every theme.
@@ -67,6 +70,15 @@ var DefaultSymbols = Symbols{
 	Warning:   "!",
 	ReadOnly:  "read-only",
 	Crumb:     " › ",
+	Kinds: map[string]string{
+		"connection":  "⛁ connection",
+		"import-job":  "⇣ import",
+		"data-link":   "⇢ data link",
+		"workbook":    "▦ workbook",
+		"export-job":  "⇡ export",
+		"infographic": "◔ infographic",
+		"file-upload": "⇧ upload",
+	},
 }
 
 // Styles is the one style sheet of the console.

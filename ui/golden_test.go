@@ -90,7 +90,7 @@ func TestGolden(t *testing.T) {
 			c.keys("j", "j", "j", "enter")
 			c.waitFor("ImportJobs/")
 			c.keys("j", "space", "space", "b")
-			return c.waitFor("Backup of 2 marked folders")
+			return c.waitFor("Backup of 2 marked files")
 		}},
 		{"RestoreDialog", consoleOpts{}, func(c *console) string {
 			c.waitFor("Exports/")
@@ -137,6 +137,22 @@ func TestGolden(t *testing.T) {
 			c.waitFor("(L: whole message)")
 			c.keys("L")
 			return c.waitFor("2 messages")
+		}},
+		{"FolderWithFiles", consoleOpts{wrap: statesPending}, func(c *console) string {
+			c.openImportJobs()
+			return c.waitFor("Products.imp")
+		}},
+		{"FilePermissions", consoleOpts{wrap: statesPending}, func(c *console) string {
+			c.openImportJobs()
+			c.waitFor("Products.imp")
+			c.keys("enter", "j", "j", "p") // Orders.imp
+			return c.waitFor("group analysts")
+		}},
+		{"CopyNotice", consoleOpts{wrap: statesPending}, func(c *console) string {
+			c.openImportJobs()
+			c.waitFor("Products.imp")
+			c.keys("enter", "j", "j", "y")
+			return c.waitFor("copied path")
 		}},
 		{"ReadOnlyHelp", consoleOpts{readOnly: true}, func(c *console) string {
 			c.waitFor("Exports/")

@@ -210,3 +210,26 @@ func (c *console) golden(screen string) {
 func taskStarted(label string) common.TaskStartedMsg {
 	return common.TaskStartedMsg{ID: 1 << 40, Label: label, Transfer: true, Cancel: func() {}}
 }
+
+// openImportJobs goes to /Data/ImportJobs and opens it, its files listed.
+func (c *console) openImportJobs() {
+	c.waitFor("Exports/")
+	c.keys(":")
+	c.typeText("cd /Data/ImportJobs")
+	c.keys("enter")
+	c.waitFor("at /Data/ImportJobs")
+	c.keys("enter")
+}
+
+// statesPending answers every job status read (and the older job-status
+// the client falls back to) as a server without them would, so a golden of the tree shows its job states as not read
+// ("…") whatever the demo's scheduled jobs are doing at that moment.
+func statesPending(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/status") || strings.Contains(r.URL.Path, "/job-status/") {
+			http.NotFound(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

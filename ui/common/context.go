@@ -34,6 +34,11 @@ type Context struct {
 	// editor's shell escape would hand that person a shell here.
 	Served bool
 
+	// FileIndex is every file the per-kind lists named, as the folders pane
+	// read them last (nil before); the sequential trigger resolves paths
+	// with it. Only Update sets it.
+	FileIndex *FileIndex
+
 	// Spinner is the current frame of the one spinner the root animates
 	// while any task runs; panes draw it beside what is loading.
 	Spinner string

@@ -19,6 +19,12 @@ type KeyMap struct {
 	// SequentialTrigger runs the marked jobs and their downstream
 	// dependents in order (a write key).
 	SequentialTrigger key.Binding
+	// NewFolder and Rename make and rename folders in the tree (write keys).
+	NewFolder, Rename key.Binding
+
+	// CopyPath and CopyID put the selected row's path or id on the
+	// clipboard (OSC 52, so it reaches the admin's machine over SSH).
+	CopyPath, CopyID key.Binding
 
 	// Live views (the job dashboard): sort column, poll interval.
 	SortBy, SortReverse    key.Binding
@@ -76,6 +82,10 @@ func DefaultKeyMap() *KeyMap {
 		Stop:    b([]string{"s"}, "s", "stop"),
 
 		SequentialTrigger: b([]string{"T"}, "T", "trigger marked in sequence"),
+		NewFolder:         b([]string{"N"}, "N", "new folder"),
+		Rename:            b([]string{"f2"}, "F2", "rename folder"),
+		CopyPath:          b([]string{"y"}, "y", "copy path"),
+		CopyID:            b([]string{"Y"}, "Y", "copy id"),
 
 		SortBy:      b([]string{"o"}, "o", "sort by next column"),
 		SortReverse: b([]string{"O"}, "O", "reverse sort"),
@@ -109,7 +119,8 @@ func DefaultKeyMap() *KeyMap {
 
 // writeKeys are the bindings that change something on the server.
 func (k *KeyMap) writeKeys() []*key.Binding {
-	return []*key.Binding{&k.Restore, &k.Toggle, &k.Add, &k.Edit, &k.New, &k.Delete, &k.Trigger, &k.Stop, &k.SequentialTrigger}
+	return []*key.Binding{&k.Restore, &k.Toggle, &k.Add, &k.Edit, &k.New, &k.Delete, &k.Trigger, &k.Stop, &k.SequentialTrigger,
+		&k.NewFolder, &k.Rename}
 }
 
 // SetReadOnly disables every write key, so no pane can act on one; help then

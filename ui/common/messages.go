@@ -101,6 +101,26 @@ type OpenJobMsg struct {
 	Path     string
 }
 
+// TriggerJobMsg and StopJobMsg ask the jobs pane to trigger a job, or to
+// stop one after asking, as its own keys do (from a file row of the tree).
+type TriggerJobMsg struct {
+	Ref   api.Ref
+	Label string
+}
+
+// StopJobMsg: see TriggerJobMsg.
+type StopJobMsg struct {
+	Ref   api.Ref
+	Label string
+}
+
+// OpenConnectionMsg asks the connections pane to select a connection (a
+// connection's file row opened in the tree); the sender focuses the pane.
+type OpenConnectionMsg struct {
+	ConfigID int64
+	Path     string
+}
+
 // Failer is implemented by result messages that may carry an error; the
 // root reads it to keep the header's connection health current.
 type Failer interface {

@@ -115,6 +115,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.delete(msg)
 	case deletedMsg:
 		return p, p.gotDeleted(msg)
+	case common.OpenConnectionMsg:
+		return p, p.openConnection(msg)
 	case common.LoggedInMsg:
 		p.reset()
 		return p, p.loadList(0, false)
@@ -262,6 +264,19 @@ func (p *Pane) relist() tea.Cmd {
 	p.list.rebuild()
 	p.keepCursorOn(keep)
 	return p.readVisibleTypes()
+}
+
+// openConnection selects a connection another pane pointed at (its row in
+// the folder tree), back in the list; a filter or the hidden system
+// connections that keep it off the list are said, not undone.
+func (p *Pane) openConnection(msg common.OpenConnectionMsg) tea.Cmd {
+	p.mode = modeList
+	if i := p.list.indexOf(msg.ConfigID, p.cursor); i >= 0 {
+		p.cursor = i
+		p.scrollList()
+		return p.readVisibleTypes()
+	}
+	return common.Info(msg.Path + " is not in the list as shown (a filter, hidden system connections, or not read yet: r)")
 }
 
 func (p *Pane) keepCursorOn(id int64) {

@@ -124,3 +124,121 @@ func BenchmarkRefresh(b *testing.B) {
 		})
 	}
 }
+
+// filesPane returns a pane whose tree holds folders folders (100 or 10
+// projects, each of equal sub-folders, all read) with 10 files in each
+// sub-folder from the file index; the root and the first project are open.
+func filesPane(b *testing.B, folders int) (*Pane, []common.FileEntry) {
+	b.Helper()
+	p := New(common.NewContext(nil, "http://dap.test", "admin", "", false))
+	p.SetSize(120, 40)
+	top := 10
+	if folders >= 10_000 {
+		top = 100
+	}
+	id := int64(1)
+	entries := func(count int, prefix string) []model.FolderEntry {
+		out := make([]model.FolderEntry, count)
+		for i := range out {
+			id++
+			out[i] = model.FolderEntry{Name: fmt.Sprintf("%s-%d", prefix, i), Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", id)}}}
+		}
+		return out
+	}
+	p.tree.setRoot(model.Folder{Name: "/", Links: model.Links{"permission": {Href: "/api/filesystem/folders/1/permission"}},
+		Embedded: model.FolderChildren{Folders: entries(top, "project")}})
+	var files []common.FileEntry
+	for _, c := range p.tree.root.children {
+		p.tree.setChildren(c, entries(folders/top, c.name+"-folder"))
+		for _, sub := range c.children {
+			sub.state = loaded
+			for i := range 10 {
+				path := fmt.Sprintf("/%s/%s/job-%d.imp", c.name, sub.name, i)
+				files = append(files, common.FileEntry{Kind: model.KindImportJob,
+					FileEntry: model.FileEntry{ID: int64(len(files) + 1), Path: path, UUID: fmt.Sprintf("uuid-%d", len(files))}})
+			}
+		}
+	}
+	p.tree.root.children[0].expanded = true
+	p.tree.rebuild()
+	p.Update(filesMsg{req: p.filesReq, index: common.NewFileIndex(files)})
+	p.keepCursorOn(p.tree.root.children[0].children[0])
+	p.View()
+	return p, files
+}
+
+// BenchmarkFilesOpenFolder opens a folder of 10 files and closes it again,
+// drawing each time, with 100 files in 10 folders and with 100,000 files in
+// 10,000 folders.
+func BenchmarkFilesOpenFolder(b *testing.B) {
+	for _, n := range []int{10, 10_000} {
+		b.Run(fmt.Sprintf("files=%d", n*10), func(b *testing.B) {
+			p, _ := filesPane(b, n)
+			open, close := uitest.Key("enter"), uitest.Key("left")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				p.Update(open)
+				p.View()
+				p.Update(close)
+				p.View()
+			}
+		})
+	}
+}
+
+// BenchmarkFilesCursorMove moves the cursor over file rows and draws.
+func BenchmarkFilesCursorMove(b *testing.B) {
+	for _, n := range []int{10, 10_000} {
+		b.Run(fmt.Sprintf("files=%d", n*10), func(b *testing.B) {
+			p, _ := filesPane(b, n)
+			p.Update(uitest.Key("enter"))
+			p.Update(uitest.Key("enter")) // onto the first file
+			down, up := uitest.Key("j"), uitest.Key("k")
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				if i%2 == 0 {
+					p.Update(down)
+				} else {
+					p.Update(up)
+				}
+				i++
+				p.View()
+			}
+		})
+	}
+}
+
+// BenchmarkFilesIndex builds the index of every file, as the task reading
+// the file lists does off the Update loop.
+func BenchmarkFilesIndex(b *testing.B) {
+	for _, n := range []int{10, 10_000} {
+		b.Run(fmt.Sprintf("files=%d", n*10), func(b *testing.B) {
+			_, files := filesPane(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				common.NewFileIndex(files)
+			}
+		})
+	}
+}
+
+// BenchmarkFilesInstall installs a new file index (after r or a write) in
+// Update: the open folders take their files at once, the others later.
+func BenchmarkFilesInstall(b *testing.B) {
+	for _, n := range []int{10, 10_000} {
+		b.Run(fmt.Sprintf("files=%d", n*10), func(b *testing.B) {
+			p, files := filesPane(b, n)
+			index := common.NewFileIndex(files)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				p.Update(filesMsg{req: p.filesReq, index: index})
+				p.View()
+			}
+		})
+	}
+}

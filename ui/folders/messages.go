@@ -21,7 +21,7 @@ func (m childrenMsg) Failure() error { return m.err }
 // that shows the server's truth.
 type permsMsg struct {
 	req      int
-	folderID int64
+	target   string // the path of the folder or file
 	label    string // what was attempted, for an error ("changing owner of /Data")
 	done     string // what a successful write did, "" for a plain read
 	perm     model.Permission
@@ -37,20 +37,20 @@ func (m permsMsg) Failure() error { return errors.Join(m.writeErr, m.readErr) }
 // addGroupMsg and deleteGroupMsg carry what the add-group form and the
 // delete confirmation decided.
 type addGroupMsg struct {
-	folderID int64
-	name     string
-	flags    model.Flags
+	target string
+	name   string
+	flags  model.Flags
 }
 
 type deleteGroupMsg struct {
-	folderID int64
-	name     string
+	target string
+	name   string
 }
 
 // setFlagsMsg carries what a flags form decided: the three flags of others
 // (group "") or of a group.
 type setFlagsMsg struct {
-	folderID int64
-	group    string
-	flags    model.Flags
+	target string
+	group  string
+	flags  model.Flags
 }

@@ -36,6 +36,13 @@ type Pane struct {
 	rows  rowCache
 	perms *permEditor // nil while closed
 
+	// filesReq tags the latest read of the file lists; saidMissing is set
+	// once the status line said which kinds the server lists not.
+	filesReq     int
+	filesLoading bool
+	filesGen     int // counts the file indexes installed
+	saidMissing  bool
+
 	lastTransfer int    // id of the latest backup or restore
 	lastBackup   string // file the latest backup wrote, offered to restore
 
@@ -62,6 +69,7 @@ func (p *Pane) dropRenderings() {
 func (p *Pane) Title() string { return "Folders" }
 
 // Init implements common.Pane: read the root folder.
+// The file lists are read once the root has come (see gotChildren).
 func (p *Pane) Init() tea.Cmd { return p.loadRoot() }
 
 // SetSize implements common.Pane.
@@ -137,7 +145,14 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		p.tree.filter = filter
 		p.cursor, p.offset, p.perms = 0, 0, nil
 		p.dropRenderings()
+		p.ctx.FileIndex, p.filesLoading = nil, false
+		p.filesReq++ // an answer read as the previous user is dropped
 		return p, p.loadRoot()
+	case filesMsg:
+		return p, p.gotFiles(msg)
+	case jobStatesMsg:
+		p.gotStates(msg)
+		return p, nil
 	case tea.BackgroundColorMsg:
 		p.dropRenderings() // the root swapped the styles they were drawn with
 		return p, nil
@@ -148,6 +163,14 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, nil
 	case tea.KeyPressMsg:
 		return p, p.handleKey(msg)
+	case folderWrite:
+		return p, p.runFolderWrite(msg)
+	case folderWritten:
+		return p, p.folderWriteDone(msg)
+	case renameCommand:
+		return p, p.command("rename", func(n *node) (tea.Msg, error) { return p.renameWrite(n, msg.name) })
+	case moveCommand:
+		return p, p.command("move", func(n *node) (tea.Msg, error) { return p.moveWrite(n, msg.target) })
 	}
 	return p, p.updateTransfers(msg)
 }
@@ -159,6 +182,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 	delete(p.requests, msg.nodeID)
 	selected := p.selected()
 	var n *node
+	var readFiles tea.Cmd
 	if msg.nodeID == 0 {
 		if msg.err != nil {
 			if p.tree.root != nil {
@@ -169,6 +193,9 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 			return common.FailExplained("reading the root folder", msg.err)
 		}
 		n = p.tree.setRoot(msg.folder)
+		if p.ctx.FileIndex == nil && !p.filesLoading {
+			readFiles = p.loadFiles()
+		}
 	} else {
 		n = p.tree.byID[msg.nodeID]
 		if n == nil {
@@ -182,8 +209,9 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 		}
 		p.tree.setChildren(n, msg.folder.Embedded.Folders)
 	}
+	loadedCmd := p.folderLoaded(n)
 	p.keepCursorOn(selected)
-	return p.continueGoto()
+	return tea.Batch(loadedCmd, readFiles, p.continueGoto())
 }
 
 func (p *Pane) fail(text string) tea.Cmd {
@@ -223,11 +251,26 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	n := p.selected()
+	if n != nil && n.isFile() {
+		if cmd, done := p.handleFileKey(msg, n); done {
+			return cmd
+		}
+	}
 	switch {
 	case n == nil:
 		if key.Matches(msg, k.Refresh) {
 			return p.loadRoot()
 		}
+	case key.Matches(msg, k.CopyPath):
+		return p.copyRow(n, false)
+	case key.Matches(msg, k.CopyID):
+		return p.copyRow(n, true)
+	case key.Matches(msg, k.NewFolder):
+		return p.openNewFolder(n)
+	case key.Matches(msg, k.Rename):
+		return p.openRename(n)
+	case key.Matches(msg, k.Delete):
+		return p.confirmDeleteFolder(n)
 	case key.Matches(msg, k.Open):
 		return p.open(n)
 	case key.Matches(msg, k.Close):
@@ -251,6 +294,23 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.back()
 	}
 	return nil
+}
+
+// command runs a `:` command on the selected folder: build turns it into
+// the write, or says what is wrong.
+func (p *Pane) command(name string, build func(n *node) (tea.Msg, error)) tea.Cmd {
+	if cmd := p.readOnlyRefusal(name); cmd != nil {
+		return cmd
+	}
+	n := p.selected()
+	if n == nil {
+		return p.fail(name + ": no folder selected")
+	}
+	w, err := build(n)
+	if err != nil {
+		return p.fail(name + ": " + err.Error())
+	}
+	return p.runFolderWrite(w.(folderWrite))
 }
 
 // back leaves the innermost state: the filter, then the marks.
@@ -278,7 +338,7 @@ func (p *Pane) scrollToCursor() {
 // folder it steps into the first child.
 func (p *Pane) open(n *node) tea.Cmd {
 	if n.expanded && n.state == loaded {
-		if len(n.children) > 0 && p.tree.filter == "" {
+		if len(n.children)+len(n.files) > 0 && p.tree.filter == "" {
 			p.moveCursor(1)
 		}
 		return nil
@@ -286,7 +346,11 @@ func (p *Pane) open(n *node) tea.Cmd {
 	n.expanded = true
 	n.touch()
 	var cmd tea.Cmd
-	if n.state != loaded && n.state != loading {
+	switch n.state {
+	case loaded:
+		p.syncFiles(n)
+		cmd = p.readStates(n)
+	case notLoaded, loadFailed:
 		cmd = p.load(n)
 	}
 	p.tree.rebuild()
@@ -308,13 +372,17 @@ func (p *Pane) close(n *node) {
 	}
 }
 
-// refresh reads again the selected folder if it is open, else its parent.
+// refresh reads again the selected folder if it is open, else its parent,
+// the file lists, and the states of the folder's jobs.
 func (p *Pane) refresh(n *node) tea.Cmd {
 	target := n
-	if !n.expanded && n.parent != nil {
+	if (!n.expanded || n.isFile()) && n.parent != nil {
 		target = n.parent
 	}
-	cmds := []tea.Cmd{p.load(target)}
+	for _, f := range target.files {
+		forgetStates(f)
+	}
+	cmds := []tea.Cmd{p.load(target), p.loadFiles()}
 	if p.perms != nil {
 		cmds = append(cmds, p.perms.read())
 	}
@@ -430,7 +498,10 @@ func (p *Pane) ShortHelp() []key.Binding {
 		return p.perms.ShortHelp()
 	}
 	k := p.ctx.Keys
-	return []key.Binding{k.Move, k.Open, k.Close, k.Mark, k.Filter, k.Permissions, k.Backup, k.Restore, k.Refresh}
+	if n := p.selected(); n != nil && n.isFile() {
+		return []key.Binding{k.Move, k.Open, k.Mark, k.Permissions, k.Trigger, k.Stop, k.CopyPath, k.CopyID, k.Backup}
+	}
+	return []key.Binding{k.Move, k.Open, k.Close, k.Mark, k.Filter, k.Permissions, k.Backup, k.Restore, k.NewFolder, k.CopyPath}
 }
 
 // FullHelp implements help.KeyMap.
@@ -441,6 +512,7 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Close},
-		{k.Mark, k.Filter, k.Refresh, k.Permissions, k.Backup, k.Restore},
+		{k.Mark, k.Filter, k.Refresh, k.Permissions, k.Backup, k.Restore, k.CopyPath, k.CopyID},
+		{k.NewFolder, k.Rename, k.Delete, k.Trigger, k.Stop},
 	}
 }

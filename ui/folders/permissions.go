@@ -17,13 +17,16 @@ import (
 	"github.com/dapconsole/dapconsole/ui/dialog"
 )
 
-// permEditor shows and edits the permissions of one folder. It never shows
+// permEditor shows and edits the permissions of one folder or file. It never shows
 // what it asked for: every write is followed by a read, and the view is
 // what the server answered, whatever happened to the write.
 type permEditor struct {
-	ctx      *common.Context
-	folderID int64
-	path     string
+	ctx *common.Context
+	// ref addresses the folder, or the file under /api/filesystem/files/;
+	// path names it and tags the answers, so an answer about another
+	// target is dropped.
+	ref  api.Ref
+	path string
 
 	perm   model.Permission
 	groups []model.GroupPermission
@@ -51,7 +54,11 @@ func (p *Pane) openPermissions(n *node) tea.Cmd {
 	in := textinput.New()
 	in.Prompt = ""
 	in.CharLimit = 128
-	p.perms = &permEditor{ctx: p.ctx, folderID: n.id, path: n.path(), owner: in, row: rowOthers}
+	ref := api.FileID(n.id)
+	if n.isFile() {
+		ref = fileRef(n).AsFile()
+	}
+	p.perms = &permEditor{ctx: p.ctx, ref: ref, path: n.path(), owner: in, row: rowOthers}
 	p.perms.setSize(p.permsSize())
 	return p.perms.read()
 }
@@ -73,9 +80,9 @@ func (e *permEditor) read() tea.Cmd {
 // write runs op (nil for a plain read), then reads both resources again.
 func (e *permEditor) write(label, done, wantOwner string, op func(ctx context.Context, c *api.Client, id api.Ref) error) tea.Cmd {
 	e.req++
-	req, client, id, folderID := e.req, e.ctx.Client, api.FileID(e.folderID), e.folderID
+	req, client, id, target := e.req, e.ctx.Client, e.ref, e.path
 	return common.StartTask(label, common.Quick, func(ctx context.Context) tea.Msg {
-		msg := permsMsg{req: req, folderID: folderID, label: label, done: done, wantOwner: wantOwner}
+		msg := permsMsg{req: req, target: target, label: label, done: done, wantOwner: wantOwner}
 		if op != nil {
 			msg.writeErr = op(ctx, client, id)
 		}
@@ -93,12 +100,12 @@ func (e *permEditor) write(label, done, wantOwner string, op func(ctx context.Co
 func (e *permEditor) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case permsMsg:
-		if msg.folderID != e.folderID || msg.req != e.req {
+		if msg.target != e.path || msg.req != e.req {
 			return nil
 		}
 		return e.answered(msg)
 	case addGroupMsg:
-		if msg.folderID != e.folderID {
+		if msg.target != e.path {
 			return nil
 		}
 		return e.write("adding group "+msg.name, "added group "+msg.name, "", func(ctx context.Context, c *api.Client, id api.Ref) error {
@@ -106,12 +113,12 @@ func (e *permEditor) update(msg tea.Msg) tea.Cmd {
 			return err
 		})
 	case setFlagsMsg:
-		if msg.folderID != e.folderID {
+		if msg.target != e.path {
 			return nil
 		}
 		return e.setFlags(msg)
 	case deleteGroupMsg:
-		if msg.folderID != e.folderID {
+		if msg.target != e.path {
 			return nil
 		}
 		return e.write("deleting group "+msg.name, "deleted group "+msg.name, "", func(ctx context.Context, c *api.Client, id api.Ref) error {
@@ -206,7 +213,7 @@ func (e *permEditor) edit() tea.Cmd {
 // openFlagsForm edits the three flags of others (group "") or of a group;
 // the form's submit is the write.
 func (e *permEditor) openFlagsForm(who string, flags model.Flags) tea.Cmd {
-	folderID, group := e.folderID, who
+	target, group := e.path, who
 	if e.row == rowOthers {
 		group = ""
 	}
@@ -219,7 +226,7 @@ func (e *permEditor) openFlagsForm(who string, flags model.Flags) tea.Cmd {
 		{Name: "w", Label: "write", On: flags.Writable},
 		{Name: "x", Label: "exec", On: flags.Executable},
 	}, func(v dialog.Values) (tea.Msg, error) {
-		return setFlagsMsg{folderID: folderID, group: group,
+		return setFlagsMsg{target: target, group: group,
 			flags: model.Flags{Readable: v.Bool("r"), Writable: v.Bool("w"), Executable: v.Bool("x")}}, nil
 	})
 	return common.OpenDialog(form)
@@ -320,7 +327,7 @@ func onOff(on bool) string {
 }
 
 func (e *permEditor) openAddGroup() tea.Cmd {
-	folderID := e.folderID
+	target := e.path
 	form := dialog.NewForm(e.ctx, "Add a group to "+e.path, "", "add", []dialog.Field{
 		{Name: "name", Label: "group", Text: true},
 		{Name: "r", Label: "read", On: true},
@@ -331,7 +338,7 @@ func (e *permEditor) openAddGroup() tea.Cmd {
 		if name == "" || strings.ContainsAny(name, "/ ") {
 			return nil, errors.New("a group name is one word, without slashes")
 		}
-		return addGroupMsg{folderID: folderID, name: name,
+		return addGroupMsg{target: target, name: name,
 			flags: model.Flags{Readable: v.Bool("r"), Writable: v.Bool("w"), Executable: v.Bool("x")}}, nil
 	})
 	return common.OpenDialog(form)
@@ -344,7 +351,7 @@ func (e *permEditor) confirmDelete() tea.Cmd {
 	name := e.groups[e.row-firstGroupRow].Name
 	return common.OpenDialog(dialog.NewConfirm(e.ctx, "Delete group permission",
 		fmt.Sprintf("Remove every right of group %s on %s?", name, e.path),
-		"delete", true, deleteGroupMsg{folderID: e.folderID, name: name}))
+		"delete", true, deleteGroupMsg{target: e.path, name: name}))
 }
 
 func (e *permEditor) view() string {

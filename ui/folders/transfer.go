@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -31,7 +32,7 @@ type backupRequest struct {
 }
 
 type restoreRequest struct {
-	folderID int64
+	folderID int64 // 0 when the target is a path not in the tree
 	path     string
 	flags    api.RestoreFlags
 	file     string
@@ -47,6 +48,7 @@ type transferDone struct {
 	id       int
 	restore  bool
 	folderID int64
+	path     string // the restore's target
 	file     string
 	bytes    int64
 	result   model.RestoreResult
@@ -55,16 +57,24 @@ type transferDone struct {
 
 func (m transferDone) Failure() error { return m.err }
 
-// openBackup opens the backup form: of the marked folders when there are
-// some, else of the selected folder.
+// openBackup opens the backup form: of the marked folders and files when
+// there are some (the POST backup of chosen files), else of the selected
+// folder (the one holding the selected file).
 func (p *Pane) openBackup(n *node) tea.Cmd {
+	if n.isFile() {
+		n = n.parent
+	}
 	folder, files, label := n, []api.Ref(nil), n.path()
 	if marked := p.tree.marked(); len(marked) > 0 {
 		folder = commonParent(marked)
 		for _, m := range marked {
-			files = append(files, api.FileID(m.id))
+			if m.isFile() {
+				files = append(files, fileRef(m))
+			} else {
+				files = append(files, api.FileID(m.id))
+			}
 		}
-		label = common.Plural(len(marked), "marked folder") + " of " + folder.path()
+		label = common.Plural(len(marked), "marked file") + " of " + folder.path()
 	}
 	name := folder.name
 	if folder.parent == nil {
@@ -129,15 +139,32 @@ func checkNewFile(files common.Files, path string) (string, error) {
 	return path, nil
 }
 
-// openRestore opens the restore form onto the selected folder.
+// openRestore opens the restore form onto the selected folder (the one
+// holding the selected file); its target may be changed to a new path,
+// which the server creates.
 func (p *Pane) openRestore(n *node) tea.Cmd {
-	fields := []dialog.Field{{Name: "file", Label: "ZIP file", Text: true, Value: p.lastBackup}}
+	if n.isFile() {
+		n = n.parent
+	}
+	fields := []dialog.Field{{Name: "file", Label: "ZIP file", Text: true, Value: p.lastBackup},
+		{Name: "into", Label: "into folder", Text: true, Value: n.path()}}
 	for _, f := range api.AllRestoreFlags() {
 		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String()})
 	}
 	folderID, path := n.id, n.path()
-	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore into "+path, "", "start restore", fields,
+	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore into "+path, "a new path in \"into folder\" is created", "start restore", fields,
 		func(v dialog.Values) (tea.Msg, error) {
+			into := strings.TrimRight(strings.TrimSpace(v.Text("into")), "/")
+			if into == "" {
+				into = "/"
+			}
+			if !strings.HasPrefix(into, "/") || strings.Contains(into, "//") || slices.Contains(strings.Split(into, "/"), "..") {
+				return nil, fmt.Errorf("into folder %q: give an absolute folder path, e.g. /Copies/Data", into)
+			}
+			target := folderID
+			if into != path {
+				target = 0
+			}
 			file := v.Text("file")
 			st, err := p.ctx.Files.Stat(file)
 			switch {
@@ -154,7 +181,7 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 					flags |= f
 				}
 			}
-			return restoreRequest{folderID: folderID, path: path, flags: flags, file: file}, nil
+			return restoreRequest{folderID: target, path: into, flags: flags, file: file}, nil
 		}))
 }
 
@@ -177,9 +204,11 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 			p.lastBackup = msg.file
 			return common.Notify(fmt.Sprintf("backup written to %s (%s)", msg.file, humanize.IBytes(uint64(msg.bytes))))
 		}
-		cmds := []tea.Cmd{common.Notify(restoredGist(msg.result))}
+		cmds := []tea.Cmd{common.Notify(restoredGist(msg.result)), p.loadFiles()}
 		if n := p.tree.byID[msg.folderID]; n != nil && n.state == loaded {
 			cmds = append(cmds, p.load(n))
+		} else if n, _ := p.tree.deepest(msg.path); n != nil && n.state == loaded {
+			cmds = append(cmds, p.load(n)) // the restore may have created the folders below it
 		}
 		return tea.Batch(cmds...)
 	}
@@ -262,7 +291,7 @@ func (p *Pane) startRestore(req restoreRequest) tea.Cmd {
 		defer close(ch)
 		stop := context.AfterFunc(taskCtx, cancel)
 		defer stop()
-		done := transferDone{id: id, restore: true, folderID: req.folderID, file: req.file}
+		done := transferDone{id: id, restore: true, folderID: req.folderID, path: req.path, file: req.file}
 		f, err := files.Open(req.file)
 		if err != nil {
 			done.err = err
@@ -273,7 +302,11 @@ func (p *Pane) startRestore(req restoreRequest) tea.Cmd {
 		if st, err := f.Stat(); err == nil {
 			size = st.Size()
 		}
-		done.result, done.err = client.Restore(ctx, api.FileID(req.folderID), f, size, req.flags, reporter(id, ch))
+		target := api.Path(req.path)
+		if req.folderID != 0 {
+			target = api.FileID(req.folderID)
+		}
+		done.result, done.err = client.Restore(ctx, target, f, size, req.flags, reporter(id, ch))
 		done.bytes = size
 		return done
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // loadState says what the console knows of a folder's children.
@@ -16,7 +17,8 @@ const (
 	loadFailed
 )
 
-// node is one folder of the tree as far as the console has read it.
+// node is one folder of the tree as far as the console has read it, or one
+// file (file set) shown under its folder's sub-folders.
 type node struct {
 	id       int64
 	name     string
@@ -29,7 +31,22 @@ type node struct {
 	// version changes whenever anything drawn on the node's row changes,
 	// which invalidates its cached rendering.
 	version int
+
+	// files are a folder's files from the file index, by name, as of the
+	// index the pane counted filesGen (folders out of sight catch up when
+	// they are opened).
+	files    []*node
+	filesGen int
+	// file is what the per-kind list said of a file row; nil on folders.
+	file *common.FileEntry
+	// jobState is a job's last state, "" until read; stateAsked is set
+	// while a read of it is under way or done.
+	jobState   model.JobState
+	stateAsked bool
 }
+
+// isFile reports whether the row is a file, not a folder.
+func (n *node) isFile() bool { return n.file != nil }
 
 func (n *node) touch() { n.version++ }
 
@@ -182,10 +199,53 @@ func (t *tree) setMarked(n *node, on bool) {
 	}
 }
 
+// attachFiles gives a folder the files the index holds for it, keeping the
+// rows of files still there (marks, job states), and reports whether
+// anything changed. The caller rebuilds the rows when it did.
+func (t *tree) attachFiles(n *node, entries []common.FileEntry) bool {
+	changed := len(entries) != len(n.files)
+	old := make(map[string]*node, len(n.files))
+	for _, f := range n.files {
+		old[f.file.UUID] = f
+	}
+	files := make([]*node, 0, len(entries))
+	for i, e := range entries {
+		f, kept := old[e.UUID]
+		switch {
+		case !kept:
+			entry := e
+			f = &node{name: e.FileName(), parent: n, depth: n.depth + 1, file: &entry, state: loaded}
+			changed = true
+		case *f.file != e:
+			delete(old, e.UUID)
+			entry := e
+			f.file, f.name = &entry, e.FileName()
+			f.touch()
+			changed = true
+		default:
+			delete(old, e.UUID)
+			changed = changed || n.files[i] != f
+		}
+		files = append(files, f)
+	}
+	for _, gone := range old {
+		t.setMarked(gone, false)
+	}
+	if changed {
+		n.files = files
+		n.touch()
+		t.shape++
+	}
+	return changed
+}
+
 // forget drops a folder and everything below it from the index.
 func (t *tree) forget(n *node) {
 	t.setMarked(n, false)
 	delete(t.byID, n.id)
+	for _, f := range n.files {
+		t.setMarked(f, false)
+	}
 	for _, c := range n.children {
 		t.forget(c)
 	}
@@ -214,6 +274,7 @@ func (t *tree) appendOpen(n *node) {
 	for _, c := range n.children {
 		t.appendOpen(c)
 	}
+	t.rows = append(t.rows, n.files...)
 }
 
 // appendMatching appends n and its matching descendants; it reports whether
@@ -224,6 +285,12 @@ func (t *tree) appendMatching(n *node, needle string) bool {
 	matched := strings.Contains(strings.ToLower(n.name), needle)
 	for _, c := range n.children {
 		if t.appendMatching(c, needle) {
+			matched = true
+		}
+	}
+	for _, f := range n.files {
+		if strings.Contains(strings.ToLower(f.name), needle) {
+			t.rows = append(t.rows, f)
 			matched = true
 		}
 	}
@@ -247,7 +314,7 @@ func (t *tree) indexOf(n *node, hint int) int {
 	return -1
 }
 
-// marked returns the marked folders in tree order.
+// marked returns the marked folders and files in tree order.
 func (t *tree) marked() []*node {
 	var out []*node
 	var walk func(*node)
@@ -258,9 +325,42 @@ func (t *tree) marked() []*node {
 		for _, c := range n.children {
 			walk(c)
 		}
+		for _, f := range n.files {
+			if f.marked {
+				out = append(out, f)
+			}
+		}
 	}
 	if t.root != nil {
 		walk(t.root)
 	}
 	return out
+}
+
+// deepest returns the deepest folder read so far on the way to path, and
+// whether it is the folder at path itself; nil before the root is read.
+func (t *tree) deepest(path string) (*node, bool) {
+	at := t.root
+	if at == nil {
+		return nil, false
+	}
+	for _, seg := range strings.Split(strings.Trim(path, "/"), "/") {
+		if seg == "" {
+			continue
+		}
+		next := at.child(seg)
+		if next == nil {
+			return at, false
+		}
+		at = next
+	}
+	return at, true
+}
+
+// find returns the folder read so far at a path, nil when it is not.
+func (t *tree) find(path string) *node {
+	if n, exact := t.deepest(path); exact {
+		return n
+	}
+	return nil
 }

@@ -1,11 +1,13 @@
 package folders
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
@@ -124,7 +126,7 @@ func (p *Pane) renderBreadcrumbs(n *node, width int) string {
 	}
 	line := strings.Join(parts, st.Breadcrumb.Render(st.Symbols.Crumb))
 	if marked := p.tree.markedCount; marked > 0 {
-		line += st.MarkedRow.Render(" · " + common.Plural(marked, "marked folder") + " (b backs them up, esc unmarks)")
+		line += st.MarkedRow.Render(" · " + common.Plural(marked, "marked file") + " (b backs them up, esc unmarks)")
 	}
 	if ansi.StringWidth(line) > width {
 		line = ansi.TruncateLeft(line, ansi.StringWidth(line)-width+1, "…")
@@ -148,6 +150,9 @@ func (p *Pane) row(n *node, width int, selected bool) string {
 }
 
 func (p *Pane) renderRow(n *node, width int, selected bool) string {
+	if n.isFile() {
+		return p.renderFileRow(n, width, selected)
+	}
 	st := p.ctx.Styles
 	sym := st.Symbols
 	var icon string
@@ -159,7 +164,7 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 		}
 	case n.state == loadFailed:
 		icon = sym.Error
-	case n.state == loaded && len(n.children) == 0:
+	case n.state == loaded && len(n.children) == 0 && len(n.files) == 0 && (p.ctx.FileIndex == nil || n.filesGen == p.filesGen):
 		icon = sym.Leaf
 	case n.expanded:
 		icon = sym.Expanded
@@ -178,7 +183,7 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 		name += "/"
 	}
 	text := cursor + mark + strings.Repeat("  ", n.depth) + icon + " " + name
-	text = ansi.Truncate(text, width, "…")
+	text = withColumns(text, rowColumns("▣ folder", fmt.Sprintf("id %d", n.id), ""), width)
 	switch {
 	case selected:
 		return st.SelectedRow.Render(common.PadRight(text, width))
@@ -188,4 +193,64 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 		return st.DimRow.Render(text)
 	}
 	return st.Row.Render(text)
+}
+
+// renderFileRow draws a file under its folder: name, then its kind as a
+// glyph and a word, its configuration id and, for a job, its last state.
+func (p *Pane) renderFileRow(n *node, width int, selected bool) string {
+	st := p.ctx.Styles
+	sym := st.Symbols
+	cursor, mark := "  ", "    "
+	if selected {
+		cursor = sym.Cursor + " "
+	}
+	if n.marked {
+		mark = sym.Marked + " "
+	}
+	kind := sym.Kinds[string(n.file.Kind)]
+	if kind == "" {
+		kind = string(n.file.Kind)
+	}
+	state := ""
+	if n.file.Kind.Runnable() {
+		state = jobStateText(n.jobState)
+	}
+	text := withColumns(cursor+mark+strings.Repeat("  ", n.depth)+"  "+common.Clean(n.name), rowColumns(kind, "id "+fileID(n), state), width)
+	switch {
+	case selected:
+		return st.SelectedRow.Render(common.PadRight(text, width))
+	case n.marked:
+		return st.MarkedRow.Render(text)
+	}
+	return st.Row.Render(text)
+}
+
+// rowColumns are the columns right of a row's name, the same widths on
+// folder and file rows: kind, id, and a job's last state.
+func rowColumns(kind, id, state string) string {
+	return fmt.Sprintf("%-14s %9s  %-23s", kind, id, state)
+}
+
+// jobStateText is a job's last state as its row shows it.
+func jobStateText(s model.JobState) string {
+	switch s {
+	case "":
+		return "…"
+	case model.StateNone:
+		return "never run"
+	}
+	return common.Clean(string(s))
+}
+
+// withColumns puts columns at the right of a row of the given width, the
+// name cut short to make room; on a narrow pane the columns go first.
+func withColumns(left, columns string, width int) string {
+	const minName = 24
+	columns = "  " + columns
+	cw := ansi.StringWidth(columns)
+	if width-cw < minName {
+		return ansi.Truncate(left, width, "…")
+	}
+	left = ansi.Truncate(left, width-cw, "…")
+	return common.PadRight(left, width-cw) + columns
 }

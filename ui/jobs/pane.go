@@ -112,6 +112,10 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.setEvery(msg.every)
 	case triggerRequest:
 		return p, p.trigger(msg)
+	case common.TriggerJobMsg: // a job's row in the folder tree
+		return p, p.trigger(triggerRequest{ref: msg.Ref, label: msg.Label})
+	case common.StopJobMsg:
+		return p, p.askStop(msg.Ref, msg.Label, 0)
 	case triggeredMsg:
 		return p, p.gotTriggered(msg)
 	case stopAsk:

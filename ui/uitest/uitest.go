@@ -30,6 +30,7 @@ var namedKeys = map[string]tea.KeyPressMsg{
 	"right":     {Code: tea.KeyRight},
 	"pgup":      {Code: tea.KeyPgUp},
 	"pgdown":    {Code: tea.KeyPgDown},
+	"f2":        {Code: tea.KeyF2},
 }
 
 // Key is the key press a terminal sends for a key name as key.Binding

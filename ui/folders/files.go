@@ -1,0 +1,158 @@
+package folders
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// filesMsg answers a read of every per-kind list.
+type filesMsg struct {
+	req   int
+	index *common.FileIndex
+	err   error
+}
+
+func (m filesMsg) Failure() error { return m.err }
+
+// jobStatesMsg answers the status reads of the jobs in one folder, by UUID.
+type jobStatesMsg struct {
+	folderID int64
+	states   map[string]model.JobState
+}
+
+// loadFiles reads every per-kind list once; the tree takes each folder's
+// files from the index the answer carries. The task is quiet: the folders
+// are there meanwhile, and the files join them when they come.
+func (p *Pane) loadFiles() tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	p.filesReq++
+	p.filesLoading = true
+	req := p.filesReq
+	return common.StartTask("reading the file lists", common.Quiet, func(ctx context.Context) tea.Msg {
+		index, err := common.ReadFileIndex(ctx, client)
+		return filesMsg{req: req, index: index, err: err}
+	})
+}
+
+// gotFiles installs a new file index: every folder read so far gets its
+// files, and the open ones read their jobs' states.
+func (p *Pane) gotFiles(msg filesMsg) tea.Cmd {
+	if msg.req != p.filesReq {
+		return nil
+	}
+	p.filesLoading = false
+	if msg.err != nil {
+		return common.FailExplained("reading the file lists", msg.err)
+	}
+	p.ctx.FileIndex = msg.index
+	p.filesGen++
+	selected := p.selected()
+	changed := false
+	var cmds []tea.Cmd
+	// Only the open folders take their files now: the others do when they
+	// are opened, so a new index costs what is on screen, not the tree.
+	for _, n := range p.tree.byID {
+		if n.state != loaded || !n.expanded {
+			continue
+		}
+		if p.syncFiles(n) {
+			changed = true
+		}
+		cmds = append(cmds, p.readStates(n))
+	}
+	if changed {
+		p.tree.rebuild()
+		p.keepCursorOn(selected)
+	}
+	if text := msg.index.MissingText(); text != "" && !p.saidMissing {
+		p.saidMissing = true
+		cmds = append(cmds, common.Notify(text))
+	}
+	return tea.Batch(cmds...)
+}
+
+// syncFiles gives a folder its files from the newest index, once per
+// index, and reports whether its rows changed.
+func (p *Pane) syncFiles(n *node) bool {
+	if p.ctx.FileIndex == nil || n.filesGen == p.filesGen {
+		return false
+	}
+	n.filesGen = p.filesGen
+	return p.tree.attachFiles(n, p.ctx.FileIndex.In(n.path()))
+}
+
+// folderLoaded gives a folder that was just read its files, and reads the
+// states of its jobs when it is open.
+func (p *Pane) folderLoaded(n *node) tea.Cmd {
+	n.filesGen = 0 // the folder may have been renamed: its files again
+	if p.syncFiles(n) {
+		p.tree.rebuild()
+	}
+	if n.expanded {
+		return p.readStates(n)
+	}
+	return nil
+}
+
+// readStates reads the last state of each job in a folder whose state is
+// not read yet, one status call each, in one quiet task.
+func (p *Pane) readStates(n *node) tea.Cmd {
+	client := p.ctx.Client
+	var uuids []string
+	for _, f := range n.files {
+		if f.file.Kind.Runnable() && !f.stateAsked {
+			f.stateAsked = true
+			uuids = append(uuids, f.file.UUID)
+		}
+	}
+	if len(uuids) == 0 || client == nil {
+		return nil
+	}
+	folderID := n.id
+	return common.StartTask("reading job states in "+n.path(), common.Quiet, func(ctx context.Context) tea.Msg {
+		states := make(map[string]model.JobState, len(uuids))
+		for _, id := range uuids {
+			st, err := client.JobStatus(ctx, api.UUID(id))
+			if err != nil {
+				continue // the row keeps showing no state; the jobs pane says more
+			}
+			states[id] = st.JobStatus
+		}
+		return jobStatesMsg{folderID: folderID, states: states}
+	})
+}
+
+func (p *Pane) gotStates(msg jobStatesMsg) {
+	n := p.tree.byID[msg.folderID]
+	if n == nil {
+		return
+	}
+	for _, f := range n.files {
+		if st, ok := msg.states[f.file.UUID]; ok && st != f.jobState {
+			f.jobState = st
+			f.touch()
+		}
+	}
+}
+
+// forgetStates makes the next readStates of the folder holding f ask for
+// f's state again (after a trigger or a stop).
+func forgetStates(f *node) { f.stateAsked = false }
+
+// fileRef addresses a file row by UUID, which every endpoint takes.
+func fileRef(f *node) api.Ref { return api.UUID(f.file.UUID) }
+
+// fileLabel is how the status line and dialogs name a file.
+func fileLabel(f *node) string { return f.file.Path }
+
+// fileID is the id a file row shows and Y copies: its configuration id.
+func fileID(f *node) string { return fmt.Sprint(f.file.ID) }

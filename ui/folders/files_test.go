@@ -1,0 +1,276 @@
+package folders
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
+	"github.com/dapconsole/dapconsole/ui/uitest"
+)
+
+// demoFiles are files as the per-kind lists name them.
+var demoFiles = []common.FileEntry{
+	{FileEntry: model.FileEntry{ID: 8, Name: "Orders", Path: "/Data/ImportJobs/Orders.imp", UUID: "11111111-1111-1111-1111-111111111111"}, Kind: model.KindImportJob},
+	{FileEntry: model.FileEntry{ID: 9, Name: "Customers", Path: "/Data/ImportJobs/Customers.imp", UUID: "22222222-2222-2222-2222-222222222222"}, Kind: model.KindImportJob},
+	{FileEntry: model.FileEntry{ID: 2, Name: "Warehouse", Path: "/Data/Warehouse.dst", UUID: "33333333-3333-3333-3333-333333333333"}, Kind: model.KindConnection},
+}
+
+// paneWithFiles opens /Data (sub-folders Connections and ImportJobs) and
+// /Data/ImportJobs, with the file lists read, and puts the cursor on the
+// first file of ImportJobs (Customers.imp).
+func paneWithFiles(t *testing.T, readOnly bool) *Pane {
+	t.Helper()
+	p := New(common.NewContext(nil, "http://dap.test", "admin", "", readOnly))
+	p.SetSize(100, 20)
+	p.requests[0], p.lastReq = 1, 1
+	p.Update(childrenMsg{req: 1, folder: rootFolder("Users", "Data")})
+	p.Update(filesMsg{req: p.filesReq, index: common.NewFileIndex(demoFiles)})
+	press(p, "j", "j", "enter")
+	answer(p, p.tree.root.child("Data"), "Connections", "ImportJobs")
+	imports := p.tree.root.child("Data").child("ImportJobs")
+	p.keepCursorOn(imports)
+	press(p, "enter")
+	answer(p, imports)
+	press(p, "enter") // steps onto its first row
+	if got := p.selectedPath(); got != "/Data/ImportJobs/Customers.imp" {
+		t.Fatalf("cursor on %s", got)
+	}
+	return p
+}
+
+func rowNames(p *Pane) []string {
+	var names []string
+	for _, r := range p.tree.rows {
+		names = append(names, r.name)
+	}
+	return names
+}
+
+func TestFilesShowUnderSubFolders(t *testing.T) {
+	p := paneWithFiles(t, false)
+	if got := strings.Join(rowNames(p), ","); got != "/,Users,Data,Connections,ImportJobs,Customers.imp,Orders.imp,Warehouse.dst" {
+		t.Fatalf("rows %s", got)
+	}
+	p.Update(jobStatesMsg{folderID: p.tree.root.child("Data").child("ImportJobs").id,
+		states: map[string]model.JobState{demoFiles[0].UUID: model.StateRunning, demoFiles[1].UUID: model.StateNone}})
+	screen := ansi.Strip(p.View())
+	for _, want := range []string{"Customers.imp", "⇣ import", "id 9", "never run", "RUNNING", "⛁ connection"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	// A new index (after r or a write) keeps the rows of files still there.
+	orders := p.tree.rows[6]
+	p.Update(filesMsg{req: p.filesReq, index: common.NewFileIndex(demoFiles[:1])})
+	if got := strings.Join(rowNames(p), ","); got != "/,Users,Data,Connections,ImportJobs,Orders.imp" || p.tree.rows[5] != orders {
+		t.Fatalf("rows after the lists changed: %s", got)
+	}
+	if orders.jobState != model.StateRunning {
+		t.Fatalf("Orders.imp lost its state: %q", orders.jobState)
+	}
+}
+
+func TestMissingListIsSaidOnce(t *testing.T) {
+	p := newTestPane(t, 60, 20)
+	index := common.NewFileIndex(nil)
+	index.Missing = []model.Kind{model.KindImportJob}
+	_, cmd := p.Update(filesMsg{req: p.filesReq, index: index})
+	msgs := uitest.Expand(cmd)
+	if len(msgs) != 1 || !strings.Contains(msgs[0].(common.StatusMsg).Text, "does not list import-job files") {
+		t.Fatalf("messages %#v", msgs)
+	}
+	if _, cmd := p.Update(filesMsg{req: p.filesReq, index: index}); len(uitest.Expand(cmd)) != 0 {
+		t.Fatal("said it twice")
+	}
+}
+
+// onlyMsg runs cmd and returns the one message of type T it produced.
+func onlyMsg[T any](t *testing.T, cmd tea.Cmd) T {
+	t.Helper()
+	for _, m := range uitest.Expand(cmd) {
+		if v, ok := m.(T); ok {
+			return v
+		}
+	}
+	var zero T
+	t.Fatalf("no %T among %#v", zero, uitest.Expand(cmd))
+	return zero
+}
+
+func TestFileRowKeys(t *testing.T) {
+	t.Run("p opens the file's permissions", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		press(p, "p")
+		if p.perms == nil || p.perms.path != "/Data/ImportJobs/Customers.imp" || p.perms.ref.String() != demoFiles[1].UUID {
+			t.Fatalf("permissions %+v", p.perms)
+		}
+	})
+	t.Run("space marks files for the backup of chosen files", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		press(p, "space", "space")
+		marked := p.tree.marked()
+		if len(marked) != 2 || !marked[0].isFile() {
+			t.Fatalf("marked %v", marked)
+		}
+		d := onlyMsg[common.OpenDialogMsg](t, press(p, "b")).Dialog
+		d.SetSize(100, 20)
+		if !strings.Contains(ansi.Strip(d.View()), "Backup of 2 marked files of /Data/ImportJobs") {
+			t.Fatalf("backup dialog:\n%s", ansi.Strip(d.View()))
+		}
+	})
+	t.Run("t triggers through the jobs pane", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		msg := onlyMsg[common.TriggerJobMsg](t, press(p, "t"))
+		if msg.Ref.String() != demoFiles[1].UUID || msg.Label != demoFiles[1].Path {
+			t.Fatalf("trigger %+v", msg)
+		}
+	})
+	t.Run("s stops through the jobs pane, which asks", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		if msg := onlyMsg[common.StopJobMsg](t, press(p, "s")); msg.Ref.String() != demoFiles[1].UUID {
+			t.Fatalf("stop %+v", msg)
+		}
+	})
+	t.Run("enter opens the job's history", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		cmd := press(p, "enter")
+		if msg := onlyMsg[common.OpenJobMsg](t, cmd); msg.ConfigID != 9 {
+			t.Fatalf("open %+v", msg)
+		}
+		if msg := onlyMsg[common.FocusPaneMsg](t, cmd); msg.Index != common.PaneJobs {
+			t.Fatalf("focus %+v", msg)
+		}
+	})
+	t.Run("enter on a connection jumps to it", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		press(p, "G")
+		cmd := press(p, "enter")
+		if msg := onlyMsg[common.OpenConnectionMsg](t, cmd); msg.ConfigID != 2 {
+			t.Fatalf("open %+v", msg)
+		}
+		if msg := onlyMsg[common.FocusPaneMsg](t, cmd); msg.Index != common.PaneConnections {
+			t.Fatalf("focus %+v", msg)
+		}
+	})
+	t.Run("t on a connection says it does not run", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		press(p, "G")
+		if msg := onlyMsg[common.StatusMsg](t, press(p, "t")); !strings.Contains(msg.Text, "only jobs and workbooks run") {
+			t.Fatalf("status %+v", msg)
+		}
+	})
+	t.Run("← goes to the folder", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		press(p, "left")
+		if got := p.selectedPath(); got != "/Data/ImportJobs" {
+			t.Fatalf("cursor on %s", got)
+		}
+	})
+	t.Run("y and Y copy path and id", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		for _, tc := range []struct{ key, want string }{{"y", "copied path /Data/ImportJobs/Customers.imp"}, {"Y", "copied configuration id 9"}} {
+			cmd := press(p, tc.key)
+			if msg := onlyMsg[common.StatusMsg](t, cmd); !strings.HasPrefix(msg.Text, tc.want) {
+				t.Fatalf("%s: status %q", tc.key, msg.Text)
+			}
+			if len(uitest.Expand(cmd)) != 2 {
+				t.Fatalf("%s: no clipboard write among %#v", tc.key, uitest.Expand(cmd))
+			}
+		}
+	})
+	t.Run("read-only: t and s do nothing, p and y still work", func(t *testing.T) {
+		p := paneWithFiles(t, true)
+		if msgs := uitest.Expand(press(p, "t", "s")); len(msgs) != 0 {
+			t.Fatalf("write keys in read-only gave %#v", msgs)
+		}
+		press(p, "p")
+		if p.perms == nil {
+			t.Fatal("p did not open the permissions")
+		}
+	})
+}
+
+func TestFolderManagementKeys(t *testing.T) {
+	folderPane := func(t *testing.T, readOnly bool) *Pane {
+		p := paneWithFiles(t, readOnly)
+		press(p, "left") // onto /Data/ImportJobs
+		return p
+	}
+	submit := func(t *testing.T, cmd tea.Cmd, typed string) folderWrite {
+		t.Helper()
+		d := onlyMsg[common.OpenDialogMsg](t, cmd).Dialog
+		for _, r := range typed {
+			d, _ = d.Update(uitest.Key(string(r)))
+		}
+		_, done := d.Update(uitest.Key("enter"))
+		return onlyMsg[folderWrite](t, done)
+	}
+	t.Run("N makes a folder inside", func(t *testing.T) {
+		p := folderPane(t, false)
+		w := submit(t, press(p, "N"), "Q3")
+		if w.done != "created /Data/ImportJobs/Q3" || w.reread[0] != "/Data/ImportJobs" {
+			t.Fatalf("write %+v", w)
+		}
+	})
+	t.Run("F2 renames", func(t *testing.T) {
+		p := folderPane(t, false)
+		w := submit(t, press(p, "f2"), "2")
+		if w.done != "renamed /Data/ImportJobs to /Data/ImportJobs2" || !w.moved {
+			t.Fatalf("write %+v", w)
+		}
+	})
+	t.Run("a bad name is refused in the form", func(t *testing.T) {
+		p := folderPane(t, false)
+		d := onlyMsg[common.OpenDialogMsg](t, press(p, "N")).Dialog
+		d, _ = d.Update(uitest.Key("/"))
+		if _, cmd := d.Update(uitest.Key("enter")); len(uitest.Expand(cmd)) != 0 {
+			t.Fatalf("a slash went through: %#v", uitest.Expand(cmd))
+		}
+	})
+	t.Run(":rename and :mv", func(t *testing.T) {
+		p := folderPane(t, false)
+		p.ctx.Client = api.New("http://127.0.0.1:1", "admin", "admin") // the commands are built, not run
+		for _, msg := range []tea.Msg{renameCommand{name: "Imports"}, moveCommand{target: "/Users"}} {
+			_, cmd := p.Update(msg)
+			if cmd == nil {
+				t.Fatalf("%#v did nothing", msg)
+			}
+		}
+		_, cmd := p.Update(moveCommand{target: "Users"})
+		if msg := onlyMsg[common.StatusMsg](t, cmd); !strings.Contains(msg.Text, "as a path") {
+			t.Fatalf("a relative target: %q", msg.Text)
+		}
+	})
+	t.Run("delete of a folder with contents is refused before asking", func(t *testing.T) {
+		p := folderPane(t, false)
+		if msg := onlyMsg[common.StatusMsg](t, press(p, "d")); !strings.Contains(msg.Text, "not empty") {
+			t.Fatalf("status %q", msg.Text)
+		}
+	})
+	t.Run("delete of an empty folder asks", func(t *testing.T) {
+		p := folderPane(t, false)
+		press(p, "k") // /Data/Connections, read empty
+		answer(p, p.selected())
+		d := onlyMsg[common.OpenDialogMsg](t, press(p, "d")).Dialog
+		d.SetSize(100, 20)
+		if _, ok := d.(*dialog.Confirm); !ok || !strings.Contains(ansi.Strip(d.View()), "Delete the empty folder /Data/Connections?") {
+			t.Fatalf("dialog:\n%s", ansi.Strip(d.View()))
+		}
+	})
+	t.Run("read-only: N, F2, d and the commands do nothing", func(t *testing.T) {
+		p := folderPane(t, true)
+		if msgs := uitest.Expand(press(p, "N", "f2", "d")); len(msgs) != 0 {
+			t.Fatalf("write keys in read-only gave %#v", msgs)
+		}
+		_, cmd := p.Update(renameCommand{name: "x"})
+		if msg := onlyMsg[common.StatusMsg](t, cmd); !strings.Contains(msg.Text, "read-only") {
+			t.Fatalf(":rename in read-only: %q", msg.Text)
+		}
+	})
+}

@@ -1,0 +1,250 @@
+package folders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dialog"
+)
+
+// folderWrite is a folder create, rename, move or delete the forms and
+// commands decided; the pane runs it with run and reads again what changed.
+type folderWrite struct {
+	label string // "creating /Data/Q3"
+	done  string // "created /Data/Q3"
+	// reread are the paths of the folders whose children changed.
+	reread []string
+	// moved is set when paths below a folder changed (rename, move): the
+	// file lists are read again.
+	moved bool
+	run   func(ctx context.Context, c *api.Client) error
+}
+
+// folderWritten answers a folderWrite.
+type folderWritten struct {
+	write folderWrite
+	err   error
+}
+
+func (m folderWritten) Failure() error { return m.err }
+
+// renameCommand and moveCommand are :rename NAME and :mv PATH, acting on
+// the selected folder.
+type renameCommand struct{ name string }
+type moveCommand struct{ target string }
+
+// Commands implements common.Commander.
+func (p *Pane) Commands() []common.Command {
+	return []common.Command{
+		{Name: "rename", Args: "NAME", Help: "rename the selected folder", Run: func(args string) tea.Cmd {
+			return common.Send(renameCommand{name: strings.TrimSpace(args)})
+		}},
+		{Name: "mv", Args: "PATH", Help: "move the selected folder into the folder at PATH", Run: func(args string) tea.Cmd {
+			return common.Send(moveCommand{target: strings.TrimSpace(args)})
+		}},
+	}
+}
+
+// checkFolderName refuses what the server would: an empty name, a slash,
+// . or .., blanks around it.
+func checkFolderName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("give the folder a name")
+	case name == "." || name == ".." || strings.ContainsAny(name, "/\x00"):
+		return fmt.Errorf("%q: a folder name has no slash and is not . or ..", name)
+	case strings.TrimSpace(name) != name:
+		return fmt.Errorf("%q: no blanks around a folder name", name)
+	}
+	return nil
+}
+
+// childPathOf joins a folder path and a name.
+func childPathOf(folder, name string) string {
+	if folder == "/" {
+		return "/" + name
+	}
+	return folder + "/" + name
+}
+
+// readOnlyRefusal says why a write from a command did nothing.
+func (p *Pane) readOnlyRefusal(what string) tea.Cmd {
+	if p.ctx.Keys.ReadOnly() {
+		return p.fail(what + ": the console is read-only")
+	}
+	return nil
+}
+
+// openNewFolder asks for the name of a new folder inside n.
+func (p *Pane) openNewFolder(n *node) tea.Cmd {
+	parent := n.path()
+	return common.OpenDialog(dialog.NewForm(p.ctx, "New folder in "+parent, "", "create", []dialog.Field{
+		{Name: "name", Label: "name", Text: true},
+	}, func(v dialog.Values) (tea.Msg, error) {
+		name := v.Text("name")
+		if err := checkFolderName(name); err != nil {
+			return nil, err
+		}
+		path := childPathOf(parent, name)
+		return folderWrite{label: "creating " + path, done: "created " + path, reread: []string{parent},
+			run: func(ctx context.Context, c *api.Client) error {
+				_, err := c.CreateFolder(ctx, api.Path(parent), name)
+				return err
+			}}, nil
+	}))
+}
+
+// openRename asks for a folder's new name.
+func (p *Pane) openRename(n *node) tea.Cmd {
+	if n.parent == nil || n.isFile() {
+		return p.fail("only a folder below the root can be renamed here")
+	}
+	return common.OpenDialog(dialog.NewForm(p.ctx, "Rename "+n.path(), "", "rename", []dialog.Field{
+		{Name: "name", Label: "new name", Text: true, Value: n.name},
+	}, func(v dialog.Values) (tea.Msg, error) {
+		return p.renameWrite(n, v.Text("name"))
+	}))
+}
+
+func (p *Pane) renameWrite(n *node, name string) (tea.Msg, error) {
+	if err := checkFolderName(name); err != nil {
+		return nil, err
+	}
+	id, from, parent := n.id, n.path(), n.parent.path()
+	to := childPathOf(parent, name)
+	return folderWrite{label: "renaming " + from, done: "renamed " + from + " to " + to, reread: []string{parent}, moved: true,
+		run: func(ctx context.Context, c *api.Client) error {
+			_, err := c.RenameFolder(ctx, api.FileID(id), name)
+			return err
+		}}, nil
+}
+
+func (p *Pane) moveWrite(n *node, target string) (tea.Msg, error) {
+	if n.parent == nil || n.isFile() {
+		return nil, errors.New("select a folder below the root to move")
+	}
+	if target == "" || !strings.HasPrefix(target, "/") {
+		return nil, errors.New("give the folder to move into as a path, e.g. :mv /Data/Archive")
+	}
+	target = strings.TrimRight(target, "/")
+	if target == "" {
+		target = "/"
+	}
+	id, from := n.id, n.path()
+	return folderWrite{label: "moving " + from, done: "moved " + from + " into " + target, reread: []string{n.parent.path(), target}, moved: true,
+		run: func(ctx context.Context, c *api.Client) error {
+			_, err := c.MoveFolder(ctx, api.FileID(id), api.Path(target))
+			return err
+		}}, nil
+}
+
+// confirmDeleteFolder asks before deleting a folder; the server refuses
+// one that is not empty, and the console says so before asking when it
+// knows the folder holds something.
+func (p *Pane) confirmDeleteFolder(n *node) tea.Cmd {
+	if n.parent == nil {
+		return p.fail("the root folder cannot be deleted")
+	}
+	if n.state == loaded && (len(n.children) > 0 || len(n.files) > 0) {
+		return p.fail(n.path() + " is not empty: only an empty folder can be deleted")
+	}
+	id, path, parent := n.id, n.path(), n.parent.path()
+	w := folderWrite{label: "deleting " + path, done: "deleted " + path, reread: []string{parent},
+		run: func(ctx context.Context, c *api.Client) error { return c.DeleteFolder(ctx, api.FileID(id)) }}
+	return common.OpenDialog(dialog.NewConfirm(p.ctx, "Delete folder",
+		fmt.Sprintf("Delete the empty folder %s? This cannot be undone.", path), "delete", true, w))
+}
+
+// runFolderWrite sends a folder write to the server.
+func (p *Pane) runFolderWrite(w folderWrite) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil {
+		return nil
+	}
+	if cmd := p.readOnlyRefusal(w.label); cmd != nil {
+		return cmd
+	}
+	return common.StartTask(w.label, common.Quick, func(ctx context.Context) tea.Msg {
+		return folderWritten{write: w, err: w.run(ctx, client)}
+	})
+}
+
+// folderWriteDone reads again the folders a write changed (and the file
+// lists after a rename or move), so the tree shows it without an `r`.
+func (p *Pane) folderWriteDone(msg folderWritten) tea.Cmd {
+	if msg.err != nil {
+		return common.FailExplained(msg.write.label, msg.err)
+	}
+	cmds := []tea.Cmd{common.Notify(msg.write.done)}
+	for _, path := range msg.write.reread {
+		if n := p.tree.find(path); n != nil && n.state == loaded {
+			cmds = append(cmds, p.load(n))
+		}
+	}
+	if msg.write.moved {
+		cmds = append(cmds, p.loadFiles())
+	}
+	return tea.Batch(cmds...)
+}
+
+// handleFileKey acts on a file row: permissions, marks for a backup of
+// chosen files, trigger and stop of jobs, history, the connection's pane.
+func (p *Pane) handleFileKey(msg tea.KeyPressMsg, f *node) (tea.Cmd, bool) {
+	k := p.ctx.Keys
+	runnable := f.file.Kind.Runnable()
+	switch {
+	case key.Matches(msg, k.Open):
+		return p.openFile(f), true
+	case key.Matches(msg, k.Close):
+		p.keepCursorOn(f.parent)
+		return nil, true
+	case key.Matches(msg, k.Trigger) && runnable:
+		forgetStates(f)
+		return common.Send(common.TriggerJobMsg{Ref: fileRef(f), Label: fileLabel(f)}), true
+	case key.Matches(msg, k.Stop) && runnable:
+		forgetStates(f)
+		return common.Send(common.StopJobMsg{Ref: fileRef(f), Label: fileLabel(f)}), true
+	case key.Matches(msg, k.Trigger), key.Matches(msg, k.Stop):
+		return p.fail(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind)), true
+	case key.Matches(msg, k.NewFolder), key.Matches(msg, k.Rename), key.Matches(msg, k.Delete):
+		return p.fail("select a folder: " + f.name + " is a file"), true
+	}
+	return nil, false
+}
+
+// openFile opens where a file is handled: a job's history in the jobs
+// pane, a connection in the connections pane.
+func (p *Pane) openFile(f *node) tea.Cmd {
+	e := f.file
+	switch {
+	case e.Kind == model.KindConnection:
+		return tea.Batch(common.Send(common.OpenConnectionMsg{ConfigID: e.ID, Path: e.Path}),
+			common.Send(common.FocusPaneMsg{Index: common.PaneConnections}))
+	case e.Kind.Runnable():
+		return tea.Batch(common.Send(common.OpenJobMsg{ConfigID: e.ID, UUID: e.UUID, Path: e.Path}),
+			common.Send(common.FocusPaneMsg{Index: common.PaneJobs}))
+	}
+	return common.Info(fmt.Sprintf("%s is a %s: p shows its permissions, y and Y copy its path and id", f.name, e.Kind))
+}
+
+// copyRow puts the selected row's path, or its id, on the clipboard by
+// OSC 52 and says what it copied.
+func (p *Pane) copyRow(n *node, id bool) tea.Cmd {
+	what, text := "path", n.path()
+	if id {
+		what, text = "id", fmt.Sprint(n.id)
+		if n.isFile() {
+			what, text = "configuration id", fileID(n)
+		}
+	}
+	return tea.Batch(tea.SetClipboard(text),
+		common.Notify(fmt.Sprintf("copied %s %s to the clipboard (OSC 52)", what, common.Clean(text))))
+}
