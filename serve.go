@@ -15,6 +15,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/jobs"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -28,6 +29,8 @@ func runServe(args []string) error {
 	dataDir := fs.String("data", "", "data directory (created if missing)")
 	demo := fs.Bool("demo-data", false, "seed demo users and a demo tree into an empty data directory")
 	maxJobs := fs.Int("max-jobs", 0, "job executions running at once (0: the CPU count)")
+	maxRunsPerUser := fs.Int("max-runs-per-user", jobs.DefaultMaxRunsPerUser, "job executions one user may have queued or running at once")
+	maxWorkbookBytes := fs.Int64("max-workbook-bytes", jobs.DefaultMaxWorkbookBytes, "bytes one workbook run's result may hold")
 	var fileRoots []string
 	fs.Func("file-root", "a directory file-system and SQLite connections may reach, besides DATA/files (repeatable)", func(dir string) error {
 		info, err := os.Stat(dir)
@@ -60,8 +63,11 @@ func runServe(args []string) error {
 	if limits.MaxUploadBytes <= 0 || limits.MaxTotalBytes <= 0 || limits.MaxEntryBytes <= 0 || limits.MaxEntries <= 0 || limits.MaxDepth <= 0 || limits.MaxPathBytes <= 0 {
 		return errors.New("serve: the --restore-max-* caps must be positive")
 	}
+	if *maxRunsPerUser <= 0 || *maxWorkbookBytes <= 0 {
+		return errors.New("serve: --max-runs-per-user and --max-workbook-bytes must be positive")
+	}
 	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD"),
-		MaxConcurrentJobs: *maxJobs, ArchiveLimits: limits}
+		MaxConcurrentJobs: *maxJobs, ArchiveLimits: limits, MaxRunsPerUser: *maxRunsPerUser, MaxWorkbookBytes: *maxWorkbookBytes}
 	if len(fileRoots) > 0 {
 		// The demo's and the console's file connections live in DATA/files; a
 		// root given here widens what connections reach, never narrows it.

@@ -50,9 +50,10 @@ func (s *Server) registerJobRoutes(mux *http.ServeMux) {
 func (s *Server) startJobs() error {
 	ctx := context.Background()
 	e, err := jobs.Open(ctx, s.store.DB(), jobs.Config{
-		Catalog:       storeCatalog{s.store},
-		FileRoots:     s.cfg.FileRoots,
-		MaxConcurrent: s.cfg.MaxConcurrentJobs,
+		Catalog:        storeCatalog{s.store},
+		FileRoots:      s.cfg.FileRoots,
+		MaxConcurrent:  s.cfg.MaxConcurrentJobs,
+		MaxRunsPerUser: s.cfg.MaxRunsPerUser, MaxWorkbookBytes: s.cfg.MaxWorkbookBytes,
 	})
 	if err != nil {
 		return err

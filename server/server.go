@@ -35,6 +35,9 @@ type Config struct {
 	ArchiveLimits archive.Limits
 	// MaxConcurrentJobs bounds the job executions running at once; 0 means the CPU count.
 	MaxConcurrentJobs int
+	// MaxRunsPerUser and MaxWorkbookBytes are the engine's caps (jobs.Config); 0 takes its default.
+	MaxRunsPerUser   int
+	MaxWorkbookBytes int64
 }
 
 // FilesDir is the folder inside a data directory that holds the files

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"container/list"
 	"context"
 	"database/sql"
@@ -61,7 +62,20 @@ type Config struct {
 	FileRoots []string
 	// MaxConcurrent bounds the executions running at once; 0 means runtime.NumCPU().
 	MaxConcurrent int
+	// MaxRunsPerUser bounds the executions one user has queued or running
+	// at once (schedules aside); past it an execution ends ERROR at once,
+	// saying so. 0 means DefaultMaxRunsPerUser.
+	MaxRunsPerUser int
+	// MaxWorkbookBytes bounds what one workbook run's result may hold;
+	// past it the run ends ERROR, saying so. 0 means DefaultMaxWorkbookBytes.
+	MaxWorkbookBytes int64
 }
+
+// Defaults of the caps in Config.
+const (
+	DefaultMaxRunsPerUser   = 16
+	DefaultMaxWorkbookBytes = 64 << 20
+)
 
 // Engine queues and runs executions and answers about them.
 type Engine struct {
@@ -69,6 +83,9 @@ type Engine struct {
 	cat   Catalog
 	roots []string
 	limit int // executions that may run at once
+	// perUser and workbookBytes are Config.MaxRunsPerUser and MaxWorkbookBytes.
+	perUser       int
+	workbookBytes int64
 
 	// writes lets the engine's writers take SQLite's one write lock in turn.
 	// Left to SQLite's busy handler, which polls with growing sleeps, one
@@ -95,6 +112,8 @@ type run struct {
 	vars    map[string]string
 	created time.Time
 	after   []*run // upstream executions of a sequence that must end well first
+	// refused, when set, ends the execution ERROR without running it (a cap).
+	refused error
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -130,6 +149,7 @@ func Open(ctx context.Context, db *sql.DB, cfg Config) (*Engine, error) {
 	}
 	e := &Engine{
 		db: db, cat: cfg.Catalog, roots: roots, limit: limit,
+		perUser: cmp.Or(cfg.MaxRunsPerUser, DefaultMaxRunsPerUser), workbookBytes: cmp.Or(cfg.MaxWorkbookBytes, DefaultMaxWorkbookBytes),
 		active:  make(map[int64]*run),
 		waiting: list.New(),
 		stop:    make(chan struct{}),
@@ -236,6 +256,9 @@ func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars
 		e.settle(r, model.StateCanceled, errShutdown.Error())
 		return nil, ErrClosed
 	}
+	if trigger != TriggerScheduler && e.runsOf(user) >= e.perUser {
+		r.refused = fmt.Errorf("refused: %s has %d executions queued or running, at most %d at once per user; wait for one to end", user, e.perUser, e.perUser)
+	}
 	e.active[id] = r
 	e.wg.Add(1)
 	e.mu.Unlock()
@@ -255,10 +278,21 @@ func (e *Engine) enqueue(ctx context.Context, f File, user, trigger string, vars
 // its place in the queue first, so that executions start in the order they
 // were triggered, whichever goroutine the scheduler happens to run first.
 func (e *Engine) launch(r *run) {
-	if len(r.after) == 0 {
+	if len(r.after) == 0 && r.refused == nil {
 		e.admit(r)
 	}
 	go e.execute(r)
+}
+
+// runsOf counts the user's executions queued or running; e.mu is held.
+func (e *Engine) runsOf(user string) int {
+	n := 0
+	for _, r := range e.active {
+		if r.user == user && r.trigger != TriggerScheduler && r.refused == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // admit gives a ready run a slot now if one is free and nobody waits
@@ -314,7 +348,9 @@ func (e *Engine) awaitTurn(r *run) error {
 // the limit's number of executions run or publish at once.
 func (e *Engine) execute(r *run) {
 	defer e.wg.Done()
-	if err := e.waitTurn(r); err != nil {
+	if r.refused != nil {
+		e.finish(r, result{}, r.refused)
+	} else if err := e.waitTurn(r); err != nil {
 		e.finish(r, result{}, err)
 	} else {
 		res, err := e.start(r)

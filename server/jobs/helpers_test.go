@@ -102,15 +102,17 @@ func openTestDBWaiting(t testing.TB, dir string, busy time.Duration) *sql.DB {
 // fixture is an engine over a temporary data directory with sample data
 // under files/ and a file-system connection to it.
 type fixture struct {
-	t       testing.TB
-	dir     string
-	files   string
-	db      *sql.DB
-	cat     *memCatalog
-	engine  *Engine
-	fsConn  File
-	dbConn  File
-	limit   int
+	t      testing.TB
+	dir    string
+	files  string
+	db     *sql.DB
+	cat    *memCatalog
+	engine *Engine
+	fsConn File
+	dbConn File
+	limit  int
+	// caps, when set, replaces the engine's per-user and workbook caps.
+	caps    Config
 	closeMu sync.Mutex
 }
 
@@ -136,7 +138,8 @@ func newFixtureWaiting(t testing.TB, limit int, busy time.Duration) *fixture {
 
 func (fx *fixture) open() {
 	fx.t.Helper()
-	e, err := Open(context.Background(), fx.db, Config{Catalog: fx.cat, FileRoots: []string{fx.files}, MaxConcurrent: fx.limit})
+	e, err := Open(context.Background(), fx.db, Config{Catalog: fx.cat, FileRoots: []string{fx.files}, MaxConcurrent: fx.limit,
+		MaxRunsPerUser: fx.caps.MaxRunsPerUser, MaxWorkbookBytes: fx.caps.MaxWorkbookBytes})
 	if err != nil {
 		fx.t.Fatal(err)
 	}

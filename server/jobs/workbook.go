@@ -19,7 +19,7 @@ const (
 )
 
 // maxWorkbookRows bounds a workbook's result, which is held in memory
-// between the query and the write.
+// between the query and the write; Engine.workbookBytes bounds its bytes.
 const maxWorkbookRows = 1_000_000
 
 // DataDriven reports whether a workbook may run inside a sequential trigger.
@@ -121,6 +121,7 @@ func (e *Engine) queryInputs(ctx context.Context, inputs []File, tables []string
 		return nil, nil, fmt.Errorf("sql: %w", err)
 	}
 	var out [][]any
+	var held int64
 	for rows.Next() {
 		if len(out) == maxWorkbookRows {
 			return nil, nil, fmt.Errorf("the result has more than %d rows", maxWorkbookRows)
@@ -133,6 +134,9 @@ func (e *Engine) queryInputs(ctx context.Context, inputs []File, tables []string
 		if err := rows.Scan(targets...); err != nil {
 			return nil, nil, fmt.Errorf("sql: %w", err)
 		}
+		if held += rowBytes(row); held > e.workbookBytes {
+			return nil, nil, fmt.Errorf("the result holds more than %d bytes, the cap of one workbook run (--max-workbook-bytes)", e.workbookBytes)
+		}
 		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {
@@ -142,6 +146,23 @@ func (e *Engine) queryInputs(ctx context.Context, inputs []File, tables []string
 		return nil, nil, fmt.Errorf("sql: %w", err)
 	}
 	return columns, out, nil
+}
+
+// rowBytes is about what a scanned row holds: its texts and blobs, and 8
+// bytes for any other value.
+func rowBytes(row []any) int64 {
+	var n int64
+	for _, v := range row {
+		switch v := v.(type) {
+		case string:
+			n += int64(len(v))
+		case []byte:
+			n += int64(len(v))
+		default:
+			n += 8
+		}
+	}
+	return n
 }
 
 // viewNames names the views of a workbook's inputs: first each input's file
