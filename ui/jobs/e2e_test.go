@@ -454,3 +454,17 @@ func TestOlderPlatformJobs(t *testing.T) {
 		t.Fatalf("the summary does not say which job endpoints it uses:\n%s", view)
 	}
 }
+
+// TestNewerPlatformJobsSaySo: against REST-v2 job endpoints the summary
+// line names them once a poll has answered.
+func TestNewerPlatformJobsSaySo(t *testing.T) {
+	pl := startPlatform(t, nil)
+	p := newTestPane(pl.client, 160, 20, time.Now)
+	u := newPump(t, p)
+	defer u.drain()
+	u.run(p.Init())
+	u.until("a poll answered", 20*time.Second, func() bool { return p.polling.polls > 0 })
+	if view := screen(p.View()); !strings.Contains(view, "REST-v2 jobs") {
+		t.Fatalf("the summary does not say which job endpoints it uses:\n%s", view)
+	}
+}

@@ -212,9 +212,7 @@ func (p *Pane) summaryLine() string {
 	if t.sortBy != colExec || t.reverse {
 		line += st.Label.Render(" · sorted by " + columnNames[t.sortBy])
 	}
-	if p.polling.jobAPI == api.JobAPILegacy { // REST-v2 is the usual case and goes unsaid
-		line += st.Label.Render(" · " + p.polling.jobAPI.String() + " (no REST-v2: states, no progress)")
-	}
+
 	var stale string
 	switch waited := p.polling.waiting(p.ctx.Now()); {
 	case waited > 0:
@@ -225,6 +223,12 @@ func (p *Pane) summaryLine() string {
 	}
 	if stale != "" {
 		line += "  " + st.HealthSlow.Render(st.Symbols.Warning+" "+stale)
+	}
+	switch p.polling.jobAPI { // which job endpoints answer, once one has
+	case api.JobAPIV2:
+		line += st.Label.Render(" · " + p.polling.jobAPI.String())
+	case api.JobAPILegacy:
+		line += st.Label.Render(" · " + p.polling.jobAPI.String() + " (no REST-v2: states, no progress)")
 	}
 	return line
 }
