@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net/http"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -15,30 +12,12 @@ import (
 	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
-// writeRecorder remembers every request that reached the server and may
-// change something (any method but GET and HEAD, backups aside).
-type writeRecorder struct {
-	mu     sync.Mutex
-	writes []string
-}
-
-func (w *writeRecorder) wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasSuffix(r.URL.Path, "/backup") {
-			w.mu.Lock()
-			w.writes = append(w.writes, r.Method+" "+r.URL.Path)
-			w.mu.Unlock()
-		}
-		next.ServeHTTP(rw, r)
-	})
-}
-
 // TestReadOnlyClientSendsNoWrite calls every write of the client made read
 // only: each fails with ErrReadOnly and the server records none; reads,
 // backups of chosen files included, still work.
 func TestReadOnlyClientSendsNoWrite(t *testing.T) {
-	var rec writeRecorder
-	url := servertest.Start(t, server.Config{DemoData: true}, rec.wrap).URL
+	var rec servertest.WriteRecorder
+	url := servertest.Start(t, server.Config{DemoData: true}, rec.Wrap).URL
 	for name, c := range map[string]*api.Client{
 		"WithReadOnly": api.New(url, "admin", "admin", api.WithReadOnly()),
 		"AsReadOnly":   api.New(url, "admin", "admin").AsReadOnly(),
@@ -88,7 +67,7 @@ func TestReadOnlyClientSendsNoWrite(t *testing.T) {
 			}
 		})
 	}
-	if len(rec.writes) > 0 {
-		t.Fatalf("the server received writes: %v", rec.writes)
+	if len(rec.Writes()) > 0 {
+		t.Fatalf("the server received writes: %v", rec.Writes())
 	}
 }

@@ -1,41 +1,16 @@
 package ui
 
 import (
-	"net/http"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
-
-// writeRecorder remembers every request that reached the server and may
-// change something (any method but GET and HEAD; backups only read).
-type writeRecorder struct {
-	mu     sync.Mutex
-	writes []string
-}
-
-func (w *writeRecorder) wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasSuffix(r.URL.Path, "/backup") {
-			w.mu.Lock()
-			w.writes = append(w.writes, r.Method+" "+r.URL.Path)
-			w.mu.Unlock()
-		}
-		next.ServeHTTP(rw, r)
-	})
-}
-
-func (w *writeRecorder) seen() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.Clone(w.writes)
-}
 
 // commandArgs are arguments that make each : command act on something real.
 var commandArgs = map[string]string{
@@ -51,8 +26,8 @@ var commandArgs = map[string]string{
 // reached the server.
 func TestReadOnlyReachesTheServerWithNoWrite(t *testing.T) {
 	t.Chdir(t.TempDir()) // a backup the walk starts is written here
-	var rec writeRecorder
-	c := startConsole(t, consoleOpts{readOnly: true, width: 120, height: 40, wrap: rec.wrap,
+	var rec servertest.WriteRecorder
+	c := startConsole(t, consoleOpts{readOnly: true, width: 120, height: 40, wrap: rec.Wrap,
 		panes: func(ctx *common.Context) []common.Pane { return defaultPanes(ctx) }})
 	c.waitFor("Data")
 	accept := []string{"y", "enter", "esc", "esc"}
@@ -77,7 +52,7 @@ func TestReadOnlyReachesTheServerWithNoWrite(t *testing.T) {
 		}
 	}
 	c.screen()
-	if writes := rec.seen(); len(writes) > 0 {
+	if writes := rec.Writes(); len(writes) > 0 {
 		t.Fatalf("a read-only console sent %d write(s): %v", len(writes), writes)
 	}
 }
