@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -20,6 +21,8 @@ type commandLine struct {
 	active   bool
 	commands []common.Command
 	complete key.Binding
+	// candidates are the folder paths the last tab could not choose among.
+	candidates []string
 }
 
 func newCommandLine(ctx *common.Context, commands []common.Command) commandLine {
@@ -35,7 +38,7 @@ func newCommandLine(ctx *common.Context, commands []common.Command) commandLine 
 func (c *commandLine) setWidth(w int) { c.input.SetWidth(max(1, w-2)) }
 
 func (c *commandLine) open() tea.Cmd {
-	c.active = true
+	c.active, c.candidates = true, nil
 	c.input.Reset()
 	return c.input.Focus()
 }
@@ -56,6 +59,10 @@ func (c *commandLine) update(msg tea.KeyPressMsg, m *Model) tea.Cmd {
 		c.close()
 		return m.runCommand(line)
 	case key.Matches(msg, c.complete):
+		if name, arg, hasArgs := strings.Cut(c.input.Value(), " "); hasArgs && name == "cd" {
+			c.completePath(arg, m)
+			return nil
+		}
 		if matches := c.matching(); len(matches) > 0 {
 			c.input.SetValue(matches[0].Name + " ")
 			c.input.CursorEnd()
@@ -65,9 +72,54 @@ func (c *commandLine) update(msg tea.KeyPressMsg, m *Model) tea.Cmd {
 		c.close()
 		return nil
 	}
+	c.candidates = nil
 	var cmd tea.Cmd
 	c.input, cmd = c.input.Update(msg)
 	return cmd
+}
+
+// completePath completes the folder path of `:cd` as far as the folders
+// read so far agree; with several candidates the hint lists them.
+func (c *commandLine) completePath(arg string, m *Model) {
+	c.candidates = nil
+	resolver := m.pathResolver()
+	if resolver == nil {
+		return
+	}
+	typed := m.absolutePath(arg)
+	if arg == "" || strings.HasSuffix(arg, "/") {
+		typed = strings.TrimSuffix(typed, "/") + "/"
+	}
+	matches := resolver.CompletePath(typed)
+	if len(matches) == 0 {
+		return
+	}
+	done := commonPrefix(matches)
+	if len(matches) == 1 {
+		done += "/"
+	} else {
+		c.candidates = matches
+	}
+	if !strings.HasPrefix(arg, "/") && !strings.HasPrefix(arg, ".") {
+		// Keep a relative path relative: complete what was typed.
+		base := strings.TrimSuffix(m.absolutePath("."), "/") + "/"
+		if rel, ok := strings.CutPrefix(done, base); ok {
+			done = rel
+		}
+	}
+	c.input.SetValue("cd " + done)
+	c.input.CursorEnd()
+}
+
+// commonPrefix is the longest start all paths share.
+func commonPrefix(paths []string) string {
+	prefix := paths[0]
+	for _, p := range paths[1:] {
+		for !strings.HasPrefix(p, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	return prefix
 }
 
 // matching returns the commands whose name starts with what is typed.
@@ -83,8 +135,12 @@ func (c *commandLine) matching() []common.Command {
 	return out
 }
 
-// hint lists the matching commands with their arguments and help.
+// hint lists the matching commands with their arguments and help, or the
+// folders a tab left to choose from.
 func (c *commandLine) hint() string {
+	if len(c.candidates) > 0 {
+		return strings.Join(c.candidates, "  ")
+	}
 	var parts []string
 	for _, cmd := range c.matching() {
 		usage := ":" + cmd.Name
@@ -102,6 +158,29 @@ func (c *commandLine) hint() string {
 func (c *commandLine) ShortHelp() []key.Binding {
 	k := c.ctx.Keys
 	return []key.Binding{c.complete, k.Confirm, k.Back}
+}
+
+// pathResolver is the pane that knows the folders, nil in tests without one.
+func (m *Model) pathResolver() common.PathResolver {
+	for _, p := range m.panes {
+		if r, ok := p.(common.PathResolver); ok {
+			return r
+		}
+	}
+	return nil
+}
+
+// absolutePath resolves a folder path typed at `:cd` against the selected
+// folder; an absolute one is only cleaned.
+func (m *Model) absolutePath(typed string) string {
+	if strings.HasPrefix(typed, "/") {
+		return path.Clean(typed)
+	}
+	base := "/"
+	if r := m.pathResolver(); r != nil {
+		base = r.CurrentPath()
+	}
+	return path.Join(base, typed)
 }
 
 // runCommand finds the command a line names and runs it.
@@ -133,11 +212,11 @@ func (m *Model) builtinCommands() []common.Command {
 		{Name: "folders", Help: "show the folder tree", Run: focus(common.PaneFolders)},
 		{Name: "conn", Help: "show the connections", Run: focus(common.PaneConnections)},
 		{Name: "jobs", Help: "show the job dashboard", Run: focus(common.PaneJobs)},
-		{Name: "cd", Args: "PATH", Help: "go to a folder", Run: func(args string) tea.Cmd {
+		{Name: "cd", Args: "PATH", Help: "go to a folder (relative to the selected one; tab completes)", Run: func(args string) tea.Cmd {
 			if args == "" {
 				return common.Send(common.StatusMsg{Level: common.LevelError, Text: ":cd needs a folder path, e.g. :cd /Data/Connections"})
 			}
-			return common.Send(common.GotoPathMsg{Path: args})
+			return common.Send(common.GotoPathMsg{Path: m.absolutePath(args)})
 		}},
 		{Name: "q", Help: "quit", Run: func(string) tea.Cmd { return common.Send(quitRequestMsg{}) }},
 		{Name: "quit", Help: "quit", Run: func(string) tea.Cmd { return common.Send(quitRequestMsg{}) }},

@@ -1,6 +1,10 @@
 package common
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
 
 // Files is where the console reads and writes local files: the ZIPs of
 // backups and restores. A console run by its user has the process's own
@@ -30,3 +34,17 @@ func (HostFiles) Stat(name string) (os.FileInfo, error) { return os.Stat(name) }
 
 // Remove is os.Remove.
 func (HostFiles) Remove(name string) error { return os.Remove(name) }
+
+// ExpandHome reads a leading ~ of a local path typed in a form as the
+// user's home directory, as a shell would: ~ and ~/x, not ~other/x. A path
+// without one, or no known home, comes back as it is.
+func ExpandHome(path string) string {
+	if path != "~" && !strings.HasPrefix(path, "~/") {
+		return path
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return path
+	}
+	return filepath.Join(home, path[1:])
+}

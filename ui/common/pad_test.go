@@ -1,6 +1,10 @@
 package common
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestPadRight(t *testing.T) {
 	tests := []struct {
@@ -19,6 +23,25 @@ func TestPadRight(t *testing.T) {
 	for _, tt := range tests {
 		if got := PadRight(tt.s, tt.w); got != tt.want {
 			t.Errorf("PadRight(%q, %d) = %q, want %q", tt.s, tt.w, got, tt.want)
+		}
+	}
+}
+
+func TestExpandHome(t *testing.T) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip("no home directory")
+	}
+	tests := []struct{ in, want string }{
+		{"~", home},
+		{"~/backups/Data.zip", filepath.Join(home, "backups/Data.zip")},
+		{"./Data.zip", "./Data.zip"},
+		{"~other/Data.zip", "~other/Data.zip"},
+		{"/tmp/~/x.zip", "/tmp/~/x.zip"},
+	}
+	for _, tt := range tests {
+		if got := ExpandHome(tt.in); got != tt.want {
+			t.Errorf("ExpandHome(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -46,6 +46,14 @@ type Leaver interface {
 	Leave()
 }
 
+// PathResolver is implemented by the folders pane: `:cd` resolves a
+// relative path against CurrentPath, and tab completes folder paths from
+// the folders CompletePath knows (it reads nothing).
+type PathResolver interface {
+	CurrentPath() string
+	CompletePath(prefix string) []string
+}
+
 // Command is one `:` command. Run parses the arguments and returns the
 // command that does the work: most often Send of a pane's own message, which
 // the pane then handles in Update, or of a StatusMsg saying what was wrong;

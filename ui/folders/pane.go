@@ -43,8 +43,9 @@ type Pane struct {
 	filesGen     int // counts the file indexes installed
 	saidMissing  bool
 
-	lastTransfer int    // id of the latest backup or restore
-	lastBackup   string // file the latest backup wrote, offered to restore
+	lastTransfer int              // id of the latest backup or restore
+	lastBackup   string           // offered to restore: the file the latest backup wrote or restore read
+	restoreFlags api.RestoreFlags // the flags of the latest restore, offered again
 
 	// gen counts changes: every Update and SetSize may change the screen,
 	// so each starts a new generation; View reuses its last frame within one.

@@ -91,7 +91,7 @@ func (p *Pane) openBackup(n *node) tea.Cmd {
 	folderID := folder.id
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Backup of "+label, "", "start backup", fields,
 		func(v dialog.Values) (tea.Msg, error) {
-			file, err := checkNewFile(p.ctx.Files, v.Text("file"))
+			file, err := checkNewFile(p.ctx.Files, common.ExpandHome(v.Text("file")))
 			if err != nil {
 				return nil, err
 			}
@@ -149,7 +149,7 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 	fields := []dialog.Field{{Name: "file", Label: "ZIP file", Text: true, Value: p.lastBackup},
 		{Name: "into", Label: "into folder", Text: true, Value: n.path()}}
 	for _, f := range api.AllRestoreFlags() {
-		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String()})
+		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String(), On: p.restoreFlags&f != 0})
 	}
 	folderID, path := n.id, n.path()
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore into "+path, "a new path in \"into folder\" is created", "start restore", fields,
@@ -165,7 +165,7 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 			if into != path {
 				target = 0
 			}
-			file := v.Text("file")
+			file := common.ExpandHome(v.Text("file"))
 			st, err := p.ctx.Files.Stat(file)
 			switch {
 			case file == "":
@@ -191,6 +191,7 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 	case backupRequest:
 		return p.startBackup(msg)
 	case restoreRequest:
+		p.lastBackup, p.restoreFlags = msg.file, msg.flags
 		return p.startRestore(msg)
 	case transferDone:
 		if common.IsUnauthorized(msg.err) {
