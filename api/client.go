@@ -165,7 +165,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		return nil, &Error{Op: op, Reason: c.baseErr.Error()}
 	}
 	if c.readOnly && r.writes() {
-		return nil, &Error{Op: op, Reason: ErrReadOnly.Error(), Err: ErrReadOnly}
+		return nil, &Error{Op: op, Reason: "not sent", Err: ErrReadOnly}
 	}
 	target := c.base + r.path
 	if r.query != "" {

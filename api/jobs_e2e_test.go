@@ -568,11 +568,16 @@ func isNil(err error) bool { return err == nil }
 // TestJobExecuteComesFromOwnershipGroupsOrOthers: trigger and stop need the
 // executable flag, from one of the user's groups or from others, or
 // ownership; reading is not enough. History and details follow reading.
+// (The viewers may run the connection the imports read, which an import
+// needs too: TestJobsUseConnectionsOnlyAsTheCallerMay in server.)
 func TestJobExecuteComesFromOwnershipGroupsOrOthers(t *testing.T) {
 	p := newJobPlatform(t)
 	ctx := context.Background()
 	readOnly := model.Flags{Readable: true}
 	runnable := model.Flags{Readable: true, Executable: true}
+	if _, err := p.admin.CreateGroupPermission(ctx, api.Path(localFiles), "viewers", runnable); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name   string
 		client *api.Client

@@ -26,6 +26,8 @@ func explain(action string, err error) string {
 		reason = ": " + apiErr.Reason
 	}
 	switch {
+	case api.IsReadOnly(err):
+		return fmt.Sprintf("%s: not sent — this session is read-only", action)
 	case api.IsForbidden(err):
 		return fmt.Sprintf("%s: not allowed — the server refused it (403)%s", action, reason)
 	case api.IsNotFound(err):
