@@ -148,6 +148,16 @@ func demoFiles(filesDir string) []demoFile {
 			[]string{"/Analytics/Sales.wbk", "/Data/ImportJobs/Products.imp"}},
 		{"/Exports/Sales by Region.exp", "analyst", "Region revenue as CSV", classExportJob, "das.CsvExportJobType", "",
 			map[string]string{"path": "exports/sales_by_region.csv"}, []string{"/Analytics/Sales by Region.wbk", localFiles}},
+		// A data-driven chain of its own, which a sequential trigger of its
+		// import runs end to end (the chains through Sales.wbk reach the
+		// finance workbook, which is not data-driven, and are refused).
+		{"/Data/ImportJobs/Customer List.imp", "analyst", "Customers again, for the per-region chain", classImportJob, "das.JsonImportJobType", "",
+			map[string]string{"path": "customers.jsonl", "format": "jsonl"}, []string{localFiles}},
+		{"/Analytics/Customers per Region.wbk", "analyst", "Customers counted per region", classWorkbook, "das.WorkbookType", "",
+			map[string]string{"sql": "SELECT region, count(*) AS customers FROM input1 GROUP BY region ORDER BY region",
+				"dataDriven": "true"}, []string{"/Data/ImportJobs/Customer List.imp"}},
+		{"/Exports/Customers per Region.exp", "analyst", "Customers per region as CSV", classExportJob, "das.CsvExportJobType", "",
+			map[string]string{"path": "exports/customers_per_region.csv"}, []string{"/Analytics/Customers per Region.wbk", localFiles}},
 		{"/Visualization/Sales Dashboard.gra", "analyst", "Revenue per region, charted", classInfographic, "das.InfographicType", "",
 			nil, []string{"/Analytics/Sales by Region.wbk"}},
 	}

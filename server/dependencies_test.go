@@ -36,18 +36,21 @@ func TestDependencies(t *testing.T) {
 		revenue   = "/Analytics/Finance/Revenue by Product.wbk"
 		export    = "/Exports/Sales by Region.exp"
 		dashboard = "/Visualization/Sales Dashboard.gra"
+		list      = "/Data/ImportJobs/Customer List.imp"
+		perRegion = "/Analytics/Customers per Region.wbk"
+		listOut   = "/Exports/Customers per Region.exp"
 	)
 	cases := []struct {
 		name, user, path string
 		want             []string
 	}{
 		{"connection, downstream, direct", "admin", fmt.Sprintf("/api/connections/%d/dependencies?direction=downstream&level=1", id(local)),
-			[]string{orders, customers, events, link, export}},
+			[]string{orders, customers, events, link, export, list, listOut}},
 		{"connection, upstream", "admin", fmt.Sprintf("/api/connections/%d/dependencies?direction=upstream", id(local)), nil},
 		{"connection, all levels", "admin", fmt.Sprintf("/api/connections/%d/dependencies", id(local)),
-			[]string{orders, customers, events, link, export, sales, byRegion, revenue, dashboard}},
+			[]string{orders, customers, events, link, export, sales, byRegion, revenue, dashboard, list, perRegion, listOut}},
 		{"connection, all levels, viewer", "viewer", fmt.Sprintf("/api/connections/%d/dependencies", id(local)),
-			[]string{orders, customers, events, link, sales, byRegion, dashboard}},
+			[]string{orders, customers, events, link, sales, byRegion, dashboard, list, perRegion}},
 		{"import job, both, direct", "admin", fmt.Sprintf("/api/import-job/%d/dependencies?level=1", id(orders)),
 			[]string{local, sales}},
 		{"data link on the import-job endpoint", "admin", fmt.Sprintf("/api/import-job/%d/dependencies?direction=upstream", id(link)),

@@ -108,12 +108,12 @@ func TestKindLists(t *testing.T) {
 		admin  []string // paths the admin is listed
 		viewer []string // the viewer's
 	}{
-		{"/rest/import-job", []string{"/Data/ImportJobs/Orders.imp", "/Data/ImportJobs/Customers.imp", "/Data/ImportJobs/Products.imp", "/Data/ImportJobs/Events.imp"},
-			[]string{"/Data/ImportJobs/Orders.imp", "/Data/ImportJobs/Customers.imp", "/Data/ImportJobs/Products.imp", "/Data/ImportJobs/Events.imp"}},
+		{"/rest/import-job", []string{"/Data/ImportJobs/Orders.imp", "/Data/ImportJobs/Customers.imp", "/Data/ImportJobs/Products.imp", "/Data/ImportJobs/Events.imp", "/Data/ImportJobs/Customer List.imp"},
+			[]string{"/Data/ImportJobs/Orders.imp", "/Data/ImportJobs/Customers.imp", "/Data/ImportJobs/Products.imp", "/Data/ImportJobs/Events.imp", "/Data/ImportJobs/Customer List.imp"}},
 		{"/rest/data-link", []string{"/Data/DataLinks/Orders With Errors.lnk"}, []string{"/Data/DataLinks/Orders With Errors.lnk"}},
-		{"/rest/workbook", []string{"/Analytics/Sales.wbk", "/Analytics/Sales by Region.wbk", "/Analytics/Finance/Revenue by Product.wbk"},
-			[]string{"/Analytics/Sales.wbk", "/Analytics/Sales by Region.wbk"}},
-		{"/rest/export-jobs", []string{"/Exports/Sales by Region.exp"}, nil},
+		{"/rest/workbook", []string{"/Analytics/Sales.wbk", "/Analytics/Sales by Region.wbk", "/Analytics/Finance/Revenue by Product.wbk", "/Analytics/Customers per Region.wbk"},
+			[]string{"/Analytics/Sales.wbk", "/Analytics/Sales by Region.wbk", "/Analytics/Customers per Region.wbk"}},
+		{"/rest/export-jobs", []string{"/Exports/Sales by Region.exp", "/Exports/Customers per Region.exp"}, nil},
 		{"/rest/infographics", []string{"/Visualization/Sales Dashboard.gra"}, []string{"/Visualization/Sales Dashboard.gra"}},
 	}
 	for _, tc := range cases {
@@ -265,5 +265,27 @@ func TestUserManagement(t *testing.T) {
 	p.get("viewer", "/rest/user-management/logged-in-user", &me)
 	if me.Username != "viewer" || !slices.Equal(me.Groups, []string{"viewers"}) {
 		t.Fatalf("logged-in user %+v", me)
+	}
+}
+
+// The demo has one data-driven chain from an import that a sequential
+// trigger runs end to end, and chains that reach a workbook that is not
+// data-driven, which the trigger refuses.
+func TestDemoChains(t *testing.T) {
+	srv, p := demo(t)
+	trigger := func(path string) model.ExecutionPlan {
+		var plan model.ExecutionPlan
+		a := p.call("admin", http.MethodPost, "/api/job-execution/sequential-trigger",
+			model.SequentialTrigger{Variables: map[string]string{}, FileIDs: []int64{fileID(t, srv, path)}})
+		p.want(a, http.StatusOK, &plan)
+		return plan
+	}
+	plan := trigger("/Data/ImportJobs/Customer List.imp")
+	if plan.Status != model.StatusSuccess || len(plan.ExecutionPlan) != 3 || !plan.ExecutionPlan[2].Trigger {
+		t.Fatalf("the data-driven chain: %+v", plan)
+	}
+	plan = trigger("/Data/ImportJobs/Products.imp")
+	if plan.Status != model.StatusFailure || !strings.Contains(plan.Reason, "not data-driven") {
+		t.Fatalf("the refused chain: %+v", plan)
 	}
 }

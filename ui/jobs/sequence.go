@@ -30,19 +30,45 @@ type planView struct {
 	req      int
 }
 
-// parseSequence reads `:seq` arguments: file ids or paths, and name=value
-// workbook variables, in any order.
+// parseSequence reads `:seq` arguments: jobs (file ids, UUIDs or paths)
+// and name=value workbook variables. Jobs are separated by commas or new
+// lines, so a path may hold spaces ("/Analytics/Sales by Region.wbk");
+// ids, UUIDs and variables may also be separated by spaces, and variables
+// may end an item that is a path.
 func parseSequence(args string) (sequenceRequest, error) {
 	req := sequenceRequest{variables: map[string]string{}}
-	for _, field := range strings.Fields(args) {
-		if name, value, ok := strings.Cut(field, "="); ok && !strings.HasPrefix(field, "/") {
+	for _, item := range strings.FieldsFunc(args, func(r rune) bool { return r == ',' || r == '\n' }) {
+		words := strings.Fields(item)
+		// Variables come last in an item: name=value, not a path.
+		for len(words) > 0 {
+			last := words[len(words)-1]
+			name, value, ok := strings.Cut(last, "=")
+			if !ok || strings.HasPrefix(last, "/") {
+				break
+			}
 			if name == "" {
-				return req, fmt.Errorf("variable %q has no name", field)
+				return req, fmt.Errorf("variable %q has no name", last)
 			}
 			req.variables[name] = value
-			continue
+			words = words[:len(words)-1]
 		}
-		req.refs = append(req.refs, parseRef(field))
+		switch {
+		case len(words) == 0:
+		case strings.HasPrefix(words[0], "/"):
+			req.refs = append(req.refs, api.Path(strings.Join(words, " ")))
+		default:
+			for _, w := range words {
+				name, value, ok := strings.Cut(w, "=")
+				switch {
+				case ok && name == "":
+					return req, fmt.Errorf("variable %q has no name", w)
+				case ok:
+					req.variables[name] = value
+				default:
+					req.refs = append(req.refs, parseRef(w))
+				}
+			}
+		}
 	}
 	if len(req.refs) == 0 {
 		return req, errors.New("name at least one job: a file id or a path")
@@ -98,22 +124,46 @@ func (p *Pane) sequenceForm() tea.Cmd {
 		}
 	}
 	fields := []dialog.Field{
-		{Name: "files", Label: "files (ids or paths)", Text: true, Value: strings.Join(files, " ")},
-		{Name: "variables", Label: "variables (name=value)", Text: true},
+		{Name: "files", Label: "jobs (ids or paths, comma-separated)", Text: true, Value: strings.Join(files, ", ")},
+		{Name: "variables", Label: "variables (name=value …)", Text: true},
 	}
-	note := "Triggers the files and everything downstream of them, in order."
+	note := "Triggers the jobs and everything downstream of them, in order. Paths may hold spaces: separate jobs with commas."
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Sequential trigger", note, "trigger", fields,
 		func(v dialog.Values) (tea.Msg, error) {
-			return parseSequence(v.Text("files") + " " + v.Text("variables"))
+			vars := strings.Fields(v.Text("variables"))
+			for _, w := range vars {
+				if !strings.Contains(w, "=") {
+					return nil, fmt.Errorf("variable %q: write name=value", w)
+				}
+			}
+			return parseSequence(v.Text("files") + " " + strings.Join(vars, " "))
 		}))
 }
 
 // triggerSequence resolves paths and UUIDs to file ids (the endpoint takes
-// ids only; a job's status names its file id once it has run) and triggers.
+// ids only) and triggers. A path is checked against the file lists when
+// they are read (a file that is not a job is refused before any request);
+// its file id comes from the file's entry, run or not, or, on a server
+// without that endpoint, from the job's status once it has run.
 func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 	client := p.ctx.Client
 	if client == nil {
 		return nil
+	}
+	index := p.ctx.FileIndex
+	for _, ref := range req.refs {
+		if !ref.IsPath() || index.Len() == 0 {
+			continue
+		}
+		e, ok := index.ByPath(ref.String())
+		switch {
+		case !ok:
+			return common.Send(common.StatusMsg{Level: common.LevelError,
+				Text: fmt.Sprintf("sequential trigger: no job at %s (or you may not see it)", common.Clean(ref.String()))})
+		case !e.Kind.Runnable():
+			return common.Send(common.StatusMsg{Level: common.LevelError,
+				Text: fmt.Sprintf("sequential trigger: %s is a %s, not a job", common.Clean(ref.String()), e.Kind)})
+		}
 	}
 	return common.StartTask("sequential trigger", common.Quick, func(ctx context.Context) tea.Msg {
 		ids := make([]int64, 0, len(req.refs))
@@ -122,15 +172,11 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 				ids = append(ids, id) // a file id already
 				continue
 			}
-			st, err := client.JobStatus(ctx, ref)
+			id, err := fileIDOf(ctx, client, ref)
 			if err != nil {
 				return common.ReportExplained("sequential trigger: "+ref.String(), err)
 			}
-			if st.FileID == nil {
-				return common.StatusMsg{Level: common.LevelError,
-					Text: fmt.Sprintf("sequential trigger: %s has never run, so its file id is unknown here: give the id", ref)}
-			}
-			ids = append(ids, *st.FileID)
+			ids = append(ids, id)
 		}
 		plan, err := client.TriggerSequence(ctx, ids, req.variables)
 		if err == nil && plan.Status == model.StatusFailure {
@@ -252,4 +298,25 @@ func (p *Pane) planView() string {
 			e.JobConfigurationID, exec, state)
 	}
 	return b.String()
+}
+
+// fileIDOf finds the file id of a job named by path or UUID: from its file
+// entry, or, where the server has none (an older release), from its status,
+// which names it once the job has run.
+func fileIDOf(ctx context.Context, client *api.Client, ref api.Ref) (int64, error) {
+	f, err := client.File(ctx, ref)
+	if err == nil && f.ID() > 0 {
+		return f.ID(), nil
+	}
+	if err != nil && !api.IsNotFound(err) {
+		return 0, err
+	}
+	st, err := client.JobStatus(ctx, ref)
+	if err != nil {
+		return 0, err
+	}
+	if st.FileID == nil {
+		return 0, fmt.Errorf("%s has never run and this server names no file id otherwise: give the id", ref)
+	}
+	return *st.FileID, nil
 }

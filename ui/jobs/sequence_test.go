@@ -2,10 +2,12 @@ package jobs
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // TestSequentialTriggerTakesEveryKindOfReference: :seq names files by id,
@@ -56,5 +58,88 @@ func TestSequentialTriggerTakesEveryKindOfReference(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+func TestParseSequencePathsWithSpaces(t *testing.T) {
+	cases := []struct {
+		args string
+		refs []string
+		vars map[string]string
+	}{
+		{"/Analytics/Sales by Region.wbk", []string{"/Analytics/Sales by Region.wbk"}, nil},
+		{"/Analytics/Sales by Region.wbk minAmount=5", []string{"/Analytics/Sales by Region.wbk"}, map[string]string{"minAmount": "5"}},
+		{"/Data/ImportJobs/Orders.imp, /Analytics/Sales by Region.wbk", []string{"/Data/ImportJobs/Orders.imp", "/Analytics/Sales by Region.wbk"}, nil},
+		{"/Data/ImportJobs/Orders.imp\n/Analytics/Sales by Region.wbk", []string{"/Data/ImportJobs/Orders.imp", "/Analytics/Sales by Region.wbk"}, nil},
+		{"21 22, /Exports/Sales by Region.exp", []string{"21", "22", "/Exports/Sales by Region.exp"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.args, func(t *testing.T) {
+			req, err := parseSequence(tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refs []string
+			for _, r := range req.refs {
+				refs = append(refs, r.String())
+			}
+			if strings.Join(refs, "|") != strings.Join(tc.refs, "|") {
+				t.Fatalf("refs %q, want %q", refs, tc.refs)
+			}
+			for k, v := range tc.vars {
+				if req.variables[k] != v {
+					t.Fatalf("variables %v, want %v", req.variables, tc.vars)
+				}
+			}
+		})
+	}
+}
+
+// TestSequentialTriggerOfANeverRunPath: a path with spaces of a job that
+// never ran resolves to its file id through its file entry; a path the
+// file lists do not hold, or that is no job, is refused before any request.
+func TestSequentialTriggerOfANeverRunPath(t *testing.T) {
+	pl := startPlatform(t, nil)
+	index, err := common.ReadFileIndex(t.Context(), pl.client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workbook, ok := index.ByPath("/Analytics/Sales by Region.wbk")
+	if !ok {
+		t.Fatal("the index lacks the workbook")
+	}
+	for _, tc := range []struct{ args, refusal string }{
+		{"/Analytics/Nope.wbk", "no job at /Analytics/Nope.wbk"},
+		{"/Data/Connections/Warehouse.dst", "is a connection, not a job"},
+	} {
+		p := newTestPane(pl.client, 100, 12, time.Now)
+		p.ctx.FileIndex = index
+		req, err := parseSequence(tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, cmd := p.Update(req)
+		if msg, ok := cmd().(common.StatusMsg); !ok || !strings.Contains(msg.Text, tc.refusal) {
+			t.Fatalf("%s: %#v, want %q", tc.args, cmd(), tc.refusal)
+		}
+	}
+	p := newTestPane(pl.client, 100, 12, time.Now)
+	p.ctx.FileIndex = index
+	p.polling.every = 0
+	u := newPump(t, p)
+	defer u.drain()
+	req, err := parseSequence("/Analytics/Sales by Region.wbk minAmount=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := p.Update(req)
+	u.run(cmd)
+	u.until("the plan", 10*time.Second, func() bool {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		return p.plan != nil || len(statusesOf(u.other)) > 0
+	})
+	if p.plan == nil || len(p.plan.entries) == 0 || p.plan.entries[0].JobConfigurationID != workbook.ID {
+		t.Fatalf("plan %+v (statuses %v), want it to start with configuration %d", p.plan, statusesOf(u.other), workbook.ID)
 	}
 }
