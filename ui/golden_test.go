@@ -145,13 +145,13 @@ func TestGolden(t *testing.T) {
 		{"FilePermissions", consoleOpts{wrap: statesPending}, func(c *console) string {
 			c.openImportJobs()
 			c.waitFor("Products.imp")
-			c.keys("enter", "j", "j", "p") // Orders.imp
+			c.keys("enter", "j", "j", "j", "p") // Orders.imp
 			return c.waitFor("group analysts")
 		}},
 		{"CopyNotice", consoleOpts{wrap: statesPending}, func(c *console) string {
 			c.openImportJobs()
 			c.waitFor("Products.imp")
-			c.keys("enter", "j", "j", "y")
+			c.keys("enter", "j", "j", "j", "y")
 			return c.waitFor("copied path")
 		}},
 		{"ReadOnlyHelp", consoleOpts{readOnly: true}, func(c *console) string {

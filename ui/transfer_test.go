@@ -79,7 +79,7 @@ func TestBackupThenRestore(t *testing.T) {
 	c.keys("enter")
 	t.Run("RestoreDone", func(t *testing.T) {
 		c.t = t
-		c.golden(normalize(c.waitForCount("restored 13 files", 2)))
+		c.golden(normalize(c.waitForCount("restored 14 files", 2)))
 	})
 	c.t = t
 
