@@ -251,7 +251,7 @@ func TestSSHSigtermCancelsABackupAndLeavesNoFile(t *testing.T) {
 	// DAP_PASSWORD of the host is one password for everyone: not used.
 	term.WaitForText("Your platform password for admin@", "stays in this session's memory")
 	term.Type(password + "\r")
-	term.WaitForText("Folders", "admin@127.0.0.1")
+	term.WaitForText("Folders", "admin@127.0.0.1", "· /") // the tree: an empty root
 	term.Type("b")
 	term.WaitForText("save to")
 	term.Type(ctrlU + "slow.zip\r")
