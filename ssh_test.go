@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/zalando/go-keyring"
 
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/sshserve/sshtest"
@@ -187,22 +188,17 @@ func TestSSHRunsNoEditor(t *testing.T) {
 // ctrlU clears a text field (delete to the start of the line).
 const ctrlU = "\x15"
 
-var sshListeningLine = regexp.MustCompile(`^ssh listening on (127\.0\.0\.1:[1-9][0-9]*) \(host key SHA256:\S+\)$`)
-
-// TestSSHSigtermCancelsABackupAndLeavesNoFile runs `dapconsole ssh` as its
-// own process against a platform whose backup download stalls: the session
-// logs in through the login screen, starts a backup, and SIGTERM then ends
-// the session with a notice, the backup cancelled and its partial file
-// removed, and the process exits cleanly. The password typed never reaches
-// a log, the screen or a file.
-func TestSSHSigtermCancelsABackupAndLeavesNoFile(t *testing.T) {
-	const password = "pw-ssh-sigterm-test"
+// stallingPlatform is an empty platform whose admin has password, and whose
+// backup downloads send a few bytes and then stall until the client gives
+// up; downloading gets a token when one starts.
+func stallingPlatform(t *testing.T, password string) (url string, downloading chan struct{}) {
+	t.Helper()
 	srv, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: password})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	downloading := make(chan struct{}, 1)
+	downloading = make(chan struct{}, 1)
 	platform := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/backup") {
 			srv.Handler().ServeHTTP(w, r)
@@ -215,6 +211,38 @@ func TestSSHSigtermCancelsABackupAndLeavesNoFile(t *testing.T) {
 		<-r.Context().Done() // stalls until the console gives up
 	}))
 	t.Cleanup(platform.Close)
+	return platform.URL, downloading
+}
+
+// startStalledBackup logs term in as admin with password through the login
+// screen and starts a backup to slow.zip that stalls.
+func startStalledBackup(t *testing.T, term *sshtest.Terminal, password string, downloading chan struct{}) {
+	t.Helper()
+	// DAP_PASSWORD of the host is one password for everyone: not used.
+	term.WaitForText("Your platform password for admin@", "stays in this session's memory")
+	term.Type(password + "\r")
+	term.WaitForText("Folders", "admin@127.0.0.1", "· /") // the tree: an empty root
+	term.Type("b")
+	term.WaitForText("save to")
+	term.Type(ctrlU + "slow.zip\r")
+	select {
+	case <-downloading:
+	case <-time.After(sshtest.Wait):
+		t.Fatalf("the backup did not start; screen:\n%s", term.Text())
+	}
+}
+
+var sshListeningLine = regexp.MustCompile(`^ssh listening on (127\.0\.0\.1:[1-9][0-9]*) \(host key SHA256:\S+\)$`)
+
+// TestSSHSigtermCancelsABackupAndLeavesNoFile runs `dapconsole ssh` as its
+// own process against a platform whose backup download stalls: the session
+// logs in through the login screen, starts a backup, and SIGTERM then ends
+// the session with a notice, the backup cancelled and its partial file
+// removed, and the process exits cleanly. The password typed never reaches
+// a log, the screen or a file.
+func TestSSHSigtermCancelsABackupAndLeavesNoFile(t *testing.T) {
+	const password = "pw-ssh-sigterm-test"
+	platformURL, downloading := stallingPlatform(t, password)
 
 	dir := t.TempDir()
 	admin := sshtest.NewKey(t)
@@ -224,7 +252,7 @@ func TestSSHSigtermCancelsABackupAndLeavesNoFile(t *testing.T) {
 	}
 	config := filepath.Join(dir, "config")
 	cmd := dapconsole(t, []string{"XDG_CONFIG_HOME=" + config, "HOME=" + dir, "DAP_PASSWORD=" + password},
-		"ssh", "--server", platform.URL, "--addr", "127.0.0.1:0",
+		"ssh", "--server", platformURL, "--addr", "127.0.0.1:0",
 		"--host-key", filepath.Join(dir, "ssh", "host_ed25519"), "--authorized-keys", keysFile)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -248,18 +276,7 @@ func TestSSHSigtermCancelsABackupAndLeavesNoFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// DAP_PASSWORD of the host is one password for everyone: not used.
-	term.WaitForText("Your platform password for admin@", "stays in this session's memory")
-	term.Type(password + "\r")
-	term.WaitForText("Folders", "admin@127.0.0.1", "· /") // the tree: an empty root
-	term.Type("b")
-	term.WaitForText("save to")
-	term.Type(ctrlU + "slow.zip\r")
-	select {
-	case <-downloading:
-	case <-time.After(sshtest.Wait):
-		t.Fatalf("the backup did not start; screen:\n%s", term.Text())
-	}
+	startStalledBackup(t, term, password, downloading)
 	partial := filepath.Join(dir, "ssh", "files", "admin", "slow.zip")
 	if _, err := os.Stat(partial); err != nil {
 		t.Fatalf("the backup's file is not being written: %v", err)
@@ -397,5 +414,42 @@ func TestSSHDemoUserUnknown(t *testing.T) {
 	term.Ended()
 	if !strings.Contains(term.Stderr(), `"nobody" is not a demo user`) {
 		t.Errorf("stderr %q", term.Stderr())
+	}
+}
+
+// TestSSHDisconnectCancelsABackupAndLeavesNoFile: a client that goes away
+// in the middle of a backup ends its session as quitting would: the backup
+// is cancelled and its partial file removed, and other sessions go on.
+func TestSSHDisconnectCancelsABackupAndLeavesNoFile(t *testing.T) {
+	keyring.MockInit() // no keyring entry for the platform: the login screen asks
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const password = "pw-ssh-disconnect-test"
+	platformURL, downloading := stallingPlatform(t, password)
+	p := newPeople(t)
+	running, log := startSSHDemo(t, p, func(f *sshFlags) { f.demo, f.server = false, platformURL })
+	other := dialConsole(t, running, p.viewer, sshtest.Options{})
+	other.WaitForText("Your platform password for viewer@")
+
+	term := dialConsole(t, running, p.admin, sshtest.Options{Width: 100, Height: 30})
+	startStalledBackup(t, term, password, downloading)
+	partial := filepath.Join(running.flags.files, "admin", "slow.zip")
+	if _, err := os.Stat(partial); err != nil {
+		t.Fatalf("the backup's file is not being written: %v", err)
+	}
+	term.Close()
+	deadline := time.Now().Add(sshtest.Wait)
+	for !strings.Contains(log.String(), `why="the client disconnected"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the session did not end:\n%s", log)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := os.Stat(partial); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the cancelled backup left %s (%v)", partial, err)
+	}
+	other.Type("x")
+	other.WaitForText("•") // the other session still takes keys
+	if strings.Contains(log.String(), password) {
+		t.Error("the password is in the log")
 	}
 }

@@ -205,8 +205,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	var err error
 	select {
 	case <-done:
+		s.log.Info("ssh: stopped", "sessions_ended", len(live))
 	case <-ctx.Done():
 		err = fmt.Errorf("ssh: sessions still running at shutdown: %w", ctx.Err())
+		s.log.Error("ssh: stopped before every session had ended", "sessions", len(live))
 	}
 	s.srv.Close()
 	return err
