@@ -54,6 +54,7 @@ type Model struct {
 
 	status   status
 	messages messageLog
+	watch    watch
 	tasks    tasks
 	health   health
 	width    int
@@ -108,7 +109,9 @@ func (m *Model) Init() tea.Cmd {
 		m.openDialog(m.opts.Login(m.ctx))
 	}
 	if !m.opts.HeartbeatOff {
-		cmds = append(cmds, m.scheduleHeartbeat())
+		// Tests without a heartbeat do without the watch's ticks too.
+		m.watch.every = defaultWatch
+		cmds = append(cmds, m.scheduleHeartbeat(), m.scheduleWatch())
 	}
 	return tea.Batch(cmds...)
 }
@@ -164,6 +167,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.ctx.Spinner = m.spinner.View()
 		return m, tea.Batch(cmd, m.broadcast(msg))
+	case watchTickMsg:
+		return m, m.watchTick(msg)
+	case watchRequest:
+		return m, m.setWatch(msg.every)
 	case heartbeatMsg:
 		return m, m.heartbeat()
 	case healthMsg:

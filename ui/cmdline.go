@@ -221,6 +221,7 @@ func (m *Model) builtinCommands() []common.Command {
 		{Name: "q", Help: "quit", Run: func(string) tea.Cmd { return common.Send(quitRequestMsg{}) }},
 		{Name: "quit", Help: "quit", Run: func(string) tea.Cmd { return common.Send(quitRequestMsg{}) }},
 		{Name: "help", Help: "list every key", Run: func(string) tea.Cmd { return common.Send(showHelpMsg{}) }},
+		watchCommand(),
 		{Name: "log", Help: "every message of the session, whole", Run: func(string) tea.Cmd { return common.Send(showLogMsg{}) }},
 	}
 	for i := range cmds {

@@ -88,6 +88,11 @@ func OpenDialog(d Dialog) tea.Cmd {
 // FocusPaneMsg makes the pane at Index the active one.
 type FocusPaneMsg struct{ Index int }
 
+// WatchTickMsg says the watch interval passed (`:watch`, 30 s unless set):
+// the folders and connections panes read again, quietly, what they show,
+// keeping cursor and filter. The jobs pane has its own poll.
+type WatchTickMsg struct{}
+
 // GotoPathMsg asks the folders pane to show a folder path (`:cd`, or "open
 // where it lives" from another pane); the root focuses the folders pane.
 type GotoPathMsg struct{ Path string }

@@ -120,6 +120,9 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case common.LoggedInMsg:
 		p.reset()
 		return p, p.loadList(0, false)
+	case common.WatchTickMsg:
+		// The list is read again quietly; the selection and the filter stay.
+		return p, p.loadList(0, false)
 	case tea.BackgroundColorMsg:
 		p.dropRenderings() // the styles changed with the background
 		p.renderDetails()

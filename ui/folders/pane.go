@@ -32,6 +32,9 @@ type Pane struct {
 	// gotoPath holds the segments of a `:cd` still to walk once their
 	// parents are read.
 	gotoPath []string
+	// gotoReread holds the folders the walk read again for a segment it did
+	// not find, so that each is read again once per `:cd`.
+	gotoReread map[int64]bool
 
 	rows  rowCache
 	perms *permEditor // nil while closed
@@ -138,6 +141,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case childrenMsg:
 		return p, p.gotChildren(msg)
+	case common.WatchTickMsg:
+		return p, p.watch()
 	case common.GotoPathMsg:
 		return p, p.startGoto(msg.Path)
 	case common.LoggedInMsg:
@@ -416,7 +421,7 @@ func (p *Pane) setFilter(text string) {
 // startGoto walks to a folder path, reading folders on the way.
 func (p *Pane) startGoto(path string) tea.Cmd {
 	clean := strings.Trim(path, "/ ")
-	p.gotoPath = nil
+	p.gotoPath, p.gotoReread = nil, map[int64]bool{}
 	if clean != "" {
 		p.gotoPath = strings.Split(clean, "/")
 	}
@@ -449,6 +454,11 @@ func (p *Pane) continueGoto() tea.Cmd {
 			return nil
 		}
 		next := at.child(seg)
+		if next == nil && !p.gotoReread[at.id] {
+			// Read before: the folder may have been made elsewhere since.
+			p.gotoReread[at.id] = true
+			return p.reread(at, common.Quick)
+		}
 		if next == nil {
 			missing := "/" + strings.Join(p.gotoPath[:i+1], "/")
 			p.gotoPath = nil

@@ -200,7 +200,14 @@ func TestGotoPath(t *testing.T) {
 	if got := p.selectedPath(); got != "/Data/Connections" {
 		t.Fatalf("cursor on %s", got)
 	}
+	// A segment not found reads its folder again once (it may be new),
+	// and only then is said to be missing.
 	cmd = p.startGoto("/Data/Nope")
+	if _, pending := p.requests[data.id]; cmd == nil || !pending {
+		t.Fatal(":cd did not read /Data again for a folder it does not know")
+	}
+	_, cmd = p.Update(childrenMsg{req: p.requests[data.id], nodeID: data.id,
+		folder: model.Folder{Embedded: model.FolderChildren{Folders: entries("Connections", "ImportJobs")}}})
 	if msg, ok := cmd().(common.StatusMsg); !ok || msg.Level != common.LevelError || !strings.Contains(msg.Text, "/Data/Nope") {
 		t.Fatalf("a missing folder gave %#v", cmd())
 	}

@@ -1,0 +1,56 @@
+package folders
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+// maxWatched bounds the folders one watch tick reads again.
+const maxWatched = 16
+
+// watch reads again, quietly, the folders whose children are on screen, so
+// that what changed elsewhere shows without r; the cursor, the filter and
+// the open folders stay (gotChildren keeps them).
+func (p *Pane) watch() tea.Cmd {
+	if p.ctx.Client == nil || p.tree.root == nil || p.tree.root.state != loaded {
+		return nil
+	}
+	folders := []*node{p.tree.root}
+	seen := map[*node]bool{p.tree.root: true}
+	last := min(len(p.tree.rows), p.offset+p.listHeight())
+	for _, n := range p.tree.rows[min(p.offset, last):last] {
+		if f := n.parent; f != nil && !seen[f] && len(folders) < maxWatched {
+			seen[f] = true
+			folders = append(folders, f)
+		}
+	}
+	var cmds []tea.Cmd
+	for _, f := range folders {
+		if _, pending := p.requests[f.id]; pending && f.parent != nil {
+			continue
+		}
+		cmds = append(cmds, p.reread(f, common.Quiet))
+	}
+	return tea.Batch(cmds...)
+}
+
+// reread reads a loaded folder again without showing it as loading.
+func (p *Pane) reread(n *node, kind common.TaskKind) tea.Cmd {
+	client := p.ctx.Client
+	if n.parent == nil {
+		req := p.nextReq(0)
+		return common.StartTask("reading /", kind, func(ctx context.Context) tea.Msg {
+			f, err := client.RootFolder(ctx)
+			return childrenMsg{req: req, folder: f, err: err}
+		})
+	}
+	req, id, path := p.nextReq(n.id), n.id, n.path()
+	return common.StartTask("reading "+path, kind, func(ctx context.Context) tea.Msg {
+		f, err := client.Folder(ctx, api.FileID(id))
+		return childrenMsg{req: req, nodeID: id, folder: f, err: err}
+	})
+}
