@@ -60,8 +60,10 @@ func TestGolden(t *testing.T) {
 		}},
 		{"AddGroupDialog", consoleOpts{}, func(c *console) string {
 			c.openPermissionsOfData()
-			c.keys("a")
-			return c.waitFor("Add a group to /Data")
+			c.keys("k", "e", "down") // the owner's pick list: the users and groups are read
+			c.waitFor("› admin")
+			c.keys("esc", "a")
+			return c.waitFor("Add a group to /Data") // with the pick list of the platform's groups
 		}},
 		{"PermissionsEditForm", consoleOpts{}, func(c *console) string {
 			c.openPermissionsOfData()
@@ -153,6 +155,13 @@ func TestGolden(t *testing.T) {
 			c.waitFor("Products.imp")
 			c.keys("enter", "j", "j", "j", "y")
 			return c.waitFor("copied path")
+		}},
+		{"OwnerPickList", consoleOpts{}, func(c *console) string {
+			c.openPermissionsOfData()
+			c.keys("k", "e", "ctrl+u")
+			c.typeText("a")
+			c.keys("down")
+			return c.waitFor("› admin") // admin and analyst offered
 		}},
 		{"ReadOnlyHelp", consoleOpts{readOnly: true}, func(c *console) string {
 			c.waitFor("Exports/")

@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -21,6 +22,10 @@ type Field struct {
 	// Secret masks a text field as typed (a password).
 	Secret bool
 	On     bool // initial state of a toggle
+	// Choices, for a text field, are the values it takes (users, groups):
+	// they are offered as a pick list as the field is typed, and a value
+	// outside them is refused with "unknown <Label>" before the submit.
+	Choices []string
 }
 
 // Values is what a submitted form holds.
@@ -45,6 +50,7 @@ type Form struct {
 	submitLabel   string
 	fields        []Field
 	inputs        map[int]*textinput.Model
+	pickers       map[int]*common.Picker
 	focus         int
 	problem       string
 	submit        func(Values) (tea.Msg, error)
@@ -56,7 +62,7 @@ type Form struct {
 func NewForm(ctx *common.Context, title, note, submitLabel string, fields []Field, submit func(Values) (tea.Msg, error)) *Form {
 	f := &Form{
 		ctx: ctx, title: title, note: note, submitLabel: submitLabel, fields: fields,
-		inputs: map[int]*textinput.Model{}, submit: submit,
+		inputs: map[int]*textinput.Model{}, pickers: map[int]*common.Picker{}, submit: submit,
 		toggleKey: key.NewBinding(key.WithKeys(ctx.Keys.Mark.Keys()...), key.WithHelp("space", "toggle")),
 	}
 	for i, fl := range fields {
@@ -72,6 +78,10 @@ func NewForm(ctx *common.Context, title, note, submitLabel string, fields []Fiel
 		}
 		in.CursorEnd()
 		f.inputs[i] = &in
+		if len(fl.Choices) > 0 {
+			f.pickers[i] = common.NewPicker(fl.Choices)
+			f.pickers[i].Filter(fl.Value)
+		}
 	}
 	f.focusField(0)
 	return f
@@ -109,6 +119,19 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		return f, nil
 	}
 	k := f.ctx.Keys
+	if pick := f.pickers[f.focus]; pick != nil {
+		switch {
+		case press.String() == "down" && pick.Move(1), press.String() == "up" && pick.Move(-1):
+			return f, nil
+		case key.Matches(press, k.Confirm):
+			if chosen, ok := pick.Chosen(); ok {
+				f.inputs[f.focus].SetValue(chosen)
+				f.inputs[f.focus].CursorEnd()
+				pick.Filter(chosen)
+				return f, nil
+			}
+		}
+	}
 	switch {
 	case key.Matches(press, k.Back):
 		return nil, nil
@@ -125,6 +148,9 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		updated, cmd := in.Update(press)
 		*in = updated
 		f.problem = ""
+		if pick := f.pickers[f.focus]; pick != nil {
+			pick.Filter(in.Value())
+		}
 		return f, cmd
 	}
 	if key.Matches(press, f.toggleKey) {
@@ -138,6 +164,10 @@ func (f *Form) trySubmit() (common.Dialog, tea.Cmd) {
 	for i, fl := range f.fields {
 		if in, isText := f.inputs[i]; isText {
 			v.texts[fl.Name] = strings.TrimSpace(in.Value())
+			if pick := f.pickers[i]; pick != nil && !pick.Known(v.texts[fl.Name]) {
+				f.problem = fmt.Sprintf("unknown %s %q: choose one from the list", fl.Label, v.texts[fl.Name])
+				return f, nil
+			}
 		} else {
 			v.bools[fl.Name] = fl.On
 		}
@@ -191,6 +221,11 @@ func (f *Form) View() string {
 			line = marker + st.Toggle(fl.On) + " " + label
 		}
 		lines = append(lines, ansi.Truncate(line, inner, "…"))
+		if pick := f.pickers[i]; pick != nil && i == f.focus {
+			for _, l := range pick.Lines(st, 3+f.labelWidth()) {
+				lines = append(lines, ansi.Truncate(l, inner, "…"))
+			}
+		}
 	}
 	if f.problem != "" {
 		lines = append(lines, st.StatusError.Width(inner).Render(st.Symbols.Error+" "+f.problem))

@@ -274,3 +274,60 @@ func TestFolderManagementKeys(t *testing.T) {
 		}
 	})
 }
+
+// permissionsWithPeople opens the permissions of the selected file, read,
+// with the platform's users and groups listed.
+func permissionsWithPeople(t *testing.T, p *Pane) *permEditor {
+	t.Helper()
+	press(p, "p")
+	e := p.perms
+	p.Update(permsMsg{req: e.req, target: e.path, perm: model.Permission{Owner: "analyst"}})
+	p.Update(peopleMsg{users: []string{"admin", "analyst", "viewer"}, groups: []string{"analysts", "viewers"}})
+	return e
+}
+
+func TestOwnerPickList(t *testing.T) {
+	p := paneWithFiles(t, false)
+	p.ctx.Client = api.New("http://127.0.0.1:1", "admin", "admin") // the write is built, not run
+	e := permissionsWithPeople(t, p)
+	press(p, "k", "e", "ctrl+u", "v", "i")
+	if screen := ansi.Strip(e.view()); !strings.Contains(screen, "viewer") {
+		t.Fatalf("no pick list:\n%s", screen)
+	}
+	press(p, "down", "enter")
+	if got := e.owner.Value(); got != "viewer" || !e.editingOwner {
+		t.Fatalf("picked %q (editing %v), want viewer still being edited", got, e.editingOwner)
+	}
+	if cmd := press(p, "enter"); cmd == nil || e.editingOwner {
+		t.Fatal("enter on a known user did not write")
+	}
+	press(p, "e", "ctrl+u", "n", "o", "b", "o", "d", "y")
+	msg := onlyMsg[common.StatusMsg](t, press(p, "enter"))
+	if !strings.Contains(msg.Text, `unknown user "nobody"`) || !e.editingOwner {
+		t.Fatalf("an unknown user: %q (editing %v)", msg.Text, e.editingOwner)
+	}
+}
+
+func TestGroupPickList(t *testing.T) {
+	p := paneWithFiles(t, false)
+	permissionsWithPeople(t, p)
+	d := onlyMsg[common.OpenDialogMsg](t, press(p, "a")).Dialog
+	d.SetSize(100, 20)
+	for _, r := range "nope" {
+		d, _ = d.Update(uitest.Key(string(r)))
+	}
+	d, cmd := d.Update(uitest.Key("enter"))
+	if cmd != nil || !strings.Contains(ansi.Strip(d.View()), `unknown group "nope"`) {
+		t.Fatalf("an unknown group was not caught:\n%s", ansi.Strip(d.View()))
+	}
+	for range 4 {
+		d, _ = d.Update(uitest.Key("backspace"))
+	}
+	d, _ = d.Update(uitest.Key("v"))
+	d, _ = d.Update(uitest.Key("down"))
+	d, _ = d.Update(uitest.Key("enter")) // takes the chosen group
+	_, cmd = d.Update(uitest.Key("enter"))
+	if msg := onlyMsg[addGroupMsg](t, cmd); msg.name != "viewers" {
+		t.Fatalf("added %+v", msg)
+	}
+}

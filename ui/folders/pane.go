@@ -46,6 +46,8 @@ type Pane struct {
 	filesGen     int // counts the file indexes installed
 	saidMissing  bool
 
+	people people // for the owner and group pick lists
+
 	lastTransfer int              // id of the latest backup or restore
 	lastBackup   string           // offered to restore: the file the latest backup wrote or restore read
 	restoreFlags api.RestoreFlags // the flags of the latest restore, offered again
@@ -152,10 +154,13 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		p.cursor, p.offset, p.perms = 0, 0, nil
 		p.dropRenderings()
 		p.ctx.FileIndex, p.filesLoading = nil, false
+		p.people = people{}
 		p.filesReq++ // an answer read as the previous user is dropped
 		return p, p.loadRoot()
 	case filesMsg:
 		return p, p.gotFiles(msg)
+	case peopleMsg:
+		return p, p.gotPeople(msg)
 	case jobStatesMsg:
 		p.gotStates(msg)
 		return p, nil
@@ -291,7 +296,7 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh):
 		return p.refresh(n)
 	case key.Matches(msg, k.Permissions):
-		return p.openPermissions(n)
+		return tea.Batch(p.openPermissions(n), p.readPeople())
 	case key.Matches(msg, k.Backup):
 		return p.openBackup(n)
 	case key.Matches(msg, k.Restore):

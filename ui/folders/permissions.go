@@ -35,9 +35,13 @@ type permEditor struct {
 	readErr error
 	req     int
 
-	row, col      int // row: 0 owner, 1 others, then groups, then "add"
-	owner         textinput.Model
-	editingOwner  bool
+	row, col     int // row: 0 owner, 1 others, then groups, then "add"
+	owner        textinput.Model
+	editingOwner bool
+	// people are the platform's users and groups, offered as pick lists
+	// for the owner and a new group (empty when the server lists none).
+	people        *people
+	ownerPick     *common.Picker
 	width, height int
 }
 
@@ -58,7 +62,7 @@ func (p *Pane) openPermissions(n *node) tea.Cmd {
 	if n.isFile() {
 		ref = fileRef(n).AsFile()
 	}
-	p.perms = &permEditor{ctx: p.ctx, ref: ref, path: n.path(), owner: in, row: rowOthers}
+	p.perms = &permEditor{ctx: p.ctx, ref: ref, path: n.path(), owner: in, row: rowOthers, people: &p.people}
 	p.perms.setSize(p.permsSize())
 	return p.perms.read()
 }
@@ -201,6 +205,7 @@ func (e *permEditor) edit() tea.Cmd {
 		e.editingOwner = true
 		e.owner.SetValue(e.perm.Owner)
 		e.owner.CursorEnd()
+		e.ownerPick = common.NewPicker(e.people.users) // every user offered until one types
 		return e.owner.Focus()
 	case e.row == e.lastRow():
 		return e.openAddGroup()
@@ -264,10 +269,23 @@ func (e *permEditor) handleOwnerKey(msg tea.KeyPressMsg) tea.Cmd {
 		e.editingOwner = false
 		e.owner.Blur()
 		return nil
+	case msg.String() == "down" && e.ownerPick.Move(1), msg.String() == "up" && e.ownerPick.Move(-1):
+		return nil
 	case key.Matches(msg, k.Confirm):
+		if chosen, ok := e.ownerPick.Chosen(); ok {
+			e.owner.SetValue(chosen)
+			e.owner.CursorEnd()
+			e.ownerPick.Filter(chosen)
+			return nil
+		}
+		owner := strings.TrimSpace(e.owner.Value())
+		if !e.ownerPick.Known(owner) && owner != "" {
+			return func() tea.Msg {
+				return common.StatusMsg{Level: common.LevelError, Text: fmt.Sprintf("unknown user %q: choose one from the list", common.Clean(owner))}
+			}
+		}
 		e.editingOwner = false
 		e.owner.Blur()
-		owner := strings.TrimSpace(e.owner.Value())
 		if owner == "" || owner == e.perm.Owner {
 			return nil
 		}
@@ -278,6 +296,7 @@ func (e *permEditor) handleOwnerKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	e.owner, cmd = e.owner.Update(msg)
+	e.ownerPick.Filter(e.owner.Value())
 	return cmd
 }
 
@@ -329,7 +348,7 @@ func onOff(on bool) string {
 func (e *permEditor) openAddGroup() tea.Cmd {
 	target := e.path
 	form := dialog.NewForm(e.ctx, "Add a group to "+e.path, "", "add", []dialog.Field{
-		{Name: "name", Label: "group", Text: true},
+		{Name: "name", Label: "group", Text: true, Choices: e.people.groups},
 		{Name: "r", Label: "read", On: true},
 		{Name: "w", Label: "write"},
 		{Name: "x", Label: "exec"},
@@ -386,7 +405,11 @@ func (e *permEditor) view() string {
 	} else if e.row == rowOwner {
 		owner = st.FieldFocused.Render(common.Clean(e.perm.Owner)) + st.Label.Render("  (enter edits)")
 	}
-	lines = append(lines, cursor(rowOwner)+st.Label.Render(common.PadRight("owner", nameW))+" "+owner, "")
+	lines = append(lines, cursor(rowOwner)+st.Label.Render(common.PadRight("owner", nameW))+" "+owner)
+	if e.editingOwner {
+		lines = append(lines, e.ownerPick.Lines(st, nameW+3)...)
+	}
+	lines = append(lines, "")
 	header := "  " + common.PadRight("", nameW)
 	for _, f := range flagNames {
 		header += " " + common.PadRight(f, 6)
