@@ -34,6 +34,7 @@ func (k *KeyMap) ListStep(msg tea.KeyPressMsg, page, total int) (delta int, ok b
 type FilterField struct {
 	input  textinput.Model
 	active bool
+	width  int
 }
 
 // FilterAction says what a key did in an active FilterField.
@@ -67,13 +68,29 @@ func (f *FilterField) Start() tea.Cmd {
 func (f *FilterField) Clear() { f.input.SetValue("") }
 
 // SetWidth sets the width of the field's line.
-func (f *FilterField) SetWidth(width int) { f.input.SetWidth(max(1, width-2)) }
+func (f *FilterField) SetWidth(width int) {
+	f.width = width
+	f.input.SetWidth(max(1, width-2))
+}
 
 // Value is the filter text.
 func (f *FilterField) Value() string { return f.input.Value() }
 
 // View draws the field's line.
 func (f *FilterField) View() string { return f.input.View() }
+
+// ViewCount draws the field's line with what the filter matched after it
+// ("3 of 12"), the input narrowed to leave it room.
+func (f *FilterField) ViewCount(count string) string {
+	f.input.SetWidth(max(1, f.width-2-len(count)-2))
+	return f.input.View() + "  " + count
+}
+
+// Line is the filter kept after the field closed, with its count: what the
+// pane shows in the field's place.
+func (f *FilterField) Line(filter, count string) string {
+	return "/" + filter + "  " + count + "  (esc clears; a leading ! keeps what does not match)"
+}
 
 // Update takes a key while the field is active.
 func (f *FilterField) Update(msg tea.KeyPressMsg, k *KeyMap) (FilterAction, tea.Cmd) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // systemFolder holds the platform's hidden connections.
@@ -165,8 +166,8 @@ func b2i(b bool) int {
 }
 
 // shown says whether an entry passes the filter and the system toggle.
-func (l *list) shown(e *entry, needle string) bool {
-	return !(l.hideSystem && e.system) && (needle == "" || strings.Contains(e.search, needle))
+func (l *list) shown(e *entry, needle common.Needle) bool {
+	return !(l.hideSystem && e.system) && needle.Match(e.search)
 }
 
 // replace moves changed entries to where they now belong among the rows:
@@ -176,7 +177,7 @@ func (l *list) replace(changed []*entry) {
 		l.rebuild()
 		return
 	}
-	needle := strings.ToLower(l.filter)
+	needle := common.ParseNeedle(l.filter)
 	for _, e := range changed {
 		if i := slices.Index(l.rows, e); i >= 0 {
 			l.rows = slices.Delete(l.rows, i, i+1)
@@ -205,7 +206,7 @@ func (l *list) setTypes(types map[int64]string) bool {
 }
 
 func (l *list) rebuild() {
-	needle := strings.ToLower(l.filter)
+	needle := common.ParseNeedle(l.filter)
 	l.rows = l.rows[:0]
 	for _, e := range l.all {
 		if l.shown(e, needle) {

@@ -18,7 +18,7 @@ func TestFilterSurvivesANewLogin(t *testing.T) {
 	p.listReq++
 	p.Update(listMsg{req: p.listReq, entries: entries(30)})
 	view := plain(p.View())
-	if len(p.list.rows) != 1 || !strings.Contains(view, "filter /23") || !strings.Contains(view, "conn-00023") {
+	if len(p.list.rows) != 1 || !strings.Contains(view, "/23  1 of 30") || !strings.Contains(view, "conn-00023") {
 		t.Errorf("after a new login: %d rows, want the 1 the filter shows:\n%s", len(p.list.rows), view)
 	}
 }

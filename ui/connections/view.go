@@ -55,10 +55,11 @@ func (p *Pane) listView() []string {
 	sym := p.symbols()
 	lines := make([]string, 0, p.height)
 	lines = append(lines, p.listTitle())
+	count := common.MatchCount(len(p.list.rows), len(p.list.all))
 	if p.filter.Active() {
-		lines = append(lines, p.filter.View())
+		lines = append(lines, p.filter.ViewCount(count))
 	} else if p.list.filter != "" {
-		lines = append(lines, st.Label.Render(ansi.Truncate("filter /"+p.list.filter+" (esc clears)", p.width, "…")))
+		lines = append(lines, st.Label.Render(ansi.Truncate(p.filter.Line(p.list.filter, count), p.width, "…")))
 	}
 	c := p.columns()
 	head := make([]string, columnCount)

@@ -19,7 +19,7 @@ func TestFilterSurvivesANewLogin(t *testing.T) {
 	p.requests[0] = 99
 	p.Update(childrenMsg{req: 99, folder: rootFolder("Users", "Data")})
 	view := ansi.Strip(p.View())
-	if !strings.Contains(view, "filter /Data") || !strings.Contains(view, "Data/") || strings.Contains(view, "Users/") {
+	if !strings.Contains(view, "/Data  1 match") || !strings.Contains(view, "Data/") || strings.Contains(view, "Users/") {
 		t.Errorf("after a new login the tree is not filtered as the field says:\n%s", view)
 	}
 }

@@ -96,6 +96,9 @@ type tree struct {
 	byID   map[int64]*node
 	rows   []*node
 	filter string
+	// matches counts the rows the filter matched (their ancestors, shown
+	// around them, are not counted).
+	matches int
 	// markedCount is kept current by setMarked, so the breadcrumbs need not
 	// walk the tree on every redraw.
 	markedCount int
@@ -263,7 +266,8 @@ func (t *tree) rebuild() {
 		t.appendOpen(t.root)
 		return
 	}
-	t.appendMatching(t.root, strings.ToLower(t.filter))
+	t.matches = 0
+	t.appendMatching(t.root, common.ParseNeedle(t.filter))
 }
 
 func (t *tree) appendOpen(n *node) {
@@ -279,18 +283,22 @@ func (t *tree) appendOpen(n *node) {
 
 // appendMatching appends n and its matching descendants; it reports whether
 // anything at or below n matched.
-func (t *tree) appendMatching(n *node, needle string) bool {
+func (t *tree) appendMatching(n *node, needle common.Needle) bool {
 	at := len(t.rows)
 	t.rows = append(t.rows, n)
-	matched := strings.Contains(strings.ToLower(n.name), needle)
+	matched := n != t.root && needle.Match(strings.ToLower(n.name))
+	if matched {
+		t.matches++
+	}
 	for _, c := range n.children {
 		if t.appendMatching(c, needle) {
 			matched = true
 		}
 	}
 	for _, f := range n.files {
-		if strings.Contains(strings.ToLower(f.name), needle) {
+		if needle.Match(strings.ToLower(f.name)) {
 			t.rows = append(t.rows, f)
+			t.matches++
 			matched = true
 		}
 	}

@@ -72,10 +72,14 @@ func (p *Pane) treeView(width int) string {
 	st := p.ctx.Styles
 	lines := make([]string, 0, p.height)
 	lines = append(lines, p.breadcrumbs(width))
+	count := fmt.Sprintf("%d matches among the folders read", p.tree.matches)
+	if p.tree.matches == 1 {
+		count = "1 match among the folders read"
+	}
 	if p.filter.Active() {
-		lines = append(lines, p.filter.View())
+		lines = append(lines, p.filter.ViewCount(count))
 	} else if p.tree.filter != "" {
-		lines = append(lines, st.Label.Render(ansi.Truncate("filter /"+p.tree.filter+" (esc clears)", width, "…")))
+		lines = append(lines, st.Label.Render(ansi.Truncate(p.filter.Line(p.tree.filter, count), width, "…")))
 	}
 	switch {
 	case p.tree.root == nil && p.ctx.Client == nil:

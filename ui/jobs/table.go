@@ -9,6 +9,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // lingerFor is how long an execution that left list-running stays on the
@@ -294,9 +295,9 @@ func (t *table) rebuild() {
 	if t.regroup || t.filter != "" {
 		t.regroup = false
 		t.view = t.view[:0]
-		needle := strings.ToLower(t.filter)
+		needle := common.ParseNeedle(t.filter)
 		for _, r := range t.rows {
-			if needle == "" || strings.Contains(r.haystack, needle) {
+			if needle.Match(r.haystack) {
 				t.view = append(t.view, r)
 			}
 		}

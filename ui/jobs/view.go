@@ -189,10 +189,11 @@ func (p *Pane) dashboardView() string {
 		b.WriteString(stateStyle(st, r.state).Render(ansi.Truncate(line, p.width, "…")))
 		b.WriteByte('\n')
 	}
+	count := common.MatchCount(len(p.table.view), len(p.table.rows))
 	if p.filter.Active() {
-		b.WriteString(p.filter.View())
+		b.WriteString(p.filter.ViewCount(count))
 	} else if p.table.filter != "" {
-		b.WriteString(st.Label.Render("/" + p.table.filter + "  (esc clears)"))
+		b.WriteString(st.Label.Render(ansi.Truncate(p.filter.Line(p.table.filter, count), p.width, "…")))
 	}
 	return b.String()
 }
