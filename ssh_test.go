@@ -419,7 +419,8 @@ func TestSSHDemoUserUnknown(t *testing.T) {
 
 // TestSSHDisconnectCancelsABackupAndLeavesNoFile: a client that goes away
 // in the middle of a backup ends its session as quitting would: the backup
-// is cancelled and its partial file removed, and other sessions go on.
+// is cancelled and its partial file removed. Another session takes keys
+// while the backup stalls and after its session ended.
 func TestSSHDisconnectCancelsABackupAndLeavesNoFile(t *testing.T) {
 	keyring.MockInit() // no keyring entry for the platform: the login screen asks
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -436,6 +437,8 @@ func TestSSHDisconnectCancelsABackupAndLeavesNoFile(t *testing.T) {
 	if _, err := os.Stat(partial); err != nil {
 		t.Fatalf("the backup's file is not being written: %v", err)
 	}
+	other.Type("x")
+	other.WaitForText("•") // a stalled server in one session holds up no other
 	term.Close()
 	deadline := time.Now().Add(sshtest.Wait)
 	for !strings.Contains(log.String(), `why="the client disconnected"`) {
@@ -447,8 +450,8 @@ func TestSSHDisconnectCancelsABackupAndLeavesNoFile(t *testing.T) {
 	if _, err := os.Stat(partial); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the cancelled backup left %s (%v)", partial, err)
 	}
-	other.Type("x")
-	other.WaitForText("•") // the other session still takes keys
+	other.Type("y")
+	other.WaitForText("••") // and its end neither
 	if strings.Contains(log.String(), password) {
 		t.Error("the password is in the log")
 	}
