@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/zalando/go-keyring"
 
+	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/sshserve/sshtest"
 )
@@ -455,4 +456,21 @@ func TestSSHDisconnectCancelsABackupAndLeavesNoFile(t *testing.T) {
 	if strings.Contains(log.String(), password) {
 		t.Error("the password is in the log")
 	}
+}
+
+// TestSSHUsesTheHostKeyringEntry: with a keyring entry on the host for the
+// key's user on that platform (dapconsole login there), the session opens
+// on the tree without asking; a user without one gets the login screen.
+func TestSSHUsesTheHostKeyringEntry(t *testing.T) {
+	keyring.MockInit()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const password = "pw-ssh-keyring-test"
+	platformURL, _ := stallingPlatform(t, password)
+	if err := credentials.StorePassword(platformURL, "admin", password); err != nil {
+		t.Fatal(err)
+	}
+	p := newPeople(t)
+	running, _ := startSSHDemo(t, p, func(f *sshFlags) { f.demo, f.server = false, platformURL })
+	dialConsole(t, running, p.admin, sshtest.Options{}).WaitForText("admin@127.0.0.1", "· /")
+	dialConsole(t, running, p.viewer, sshtest.Options{}).WaitForText("Your platform password for viewer@")
 }

@@ -386,3 +386,36 @@ func TestHostKeyMadeOnce(t *testing.T) {
 		t.Errorf("host key %s, then %s", first.HostKey(), second.HostKey())
 	}
 }
+
+// TestKeysFileFollowedWhileRunning: a person added to the file gets in
+// without a restart; removed, they no longer do.
+func TestKeysFileFollowedWhileRunning(t *testing.T) {
+	var keysPath string
+	ts := start(t, func(c *Config) { keysPath = c.AuthorizedKeysPath })
+	carol := sshtest.NewKey(t)
+	if _, err := sshtest.Dial(t, ts.Addr(), carol, sshtest.Options{}); err == nil {
+		t.Fatal("carol got in before she was in the file")
+	}
+	original, err := os.ReadFile(keysPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite := func(body []byte) {
+		t.Helper()
+		if err := os.WriteFile(keysPath+".new", body, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(keysPath+".new", keysPath); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rewrite(append(original, carol.Line(`user="viewer"`, "carol")+"\n"...))
+	ts.dial(t, carol, sshtest.Options{}).WaitForText("hello viewer")
+	rewrite(original)
+	if _, err := sshtest.Dial(t, ts.Addr(), carol, sshtest.Options{}); err == nil {
+		t.Fatal("carol still gets in after her line was removed")
+	}
+	if !strings.Contains(ts.log.String(), "authorized keys read again") {
+		t.Errorf("the log does not say the file was read again:\n%s", ts.log)
+	}
+}
