@@ -61,3 +61,14 @@ func statusLine(screen string) string {
 	}
 	return rows[len(rows)-2]
 }
+
+// TestSSHReadOnlyFlagHoldsEveryKey: --read-only makes every session
+// read-only, a writable key's too.
+func TestSSHReadOnlyFlagHoldsEveryKey(t *testing.T) {
+	p := newPeople(t)
+	running, _ := startSSHDemo(t, p, func(f *sshFlags) { f.readOnly = true })
+	term := dialConsole(t, running, p.admin, sshtest.Options{Width: 120, Height: 30})
+	term.WaitForText("read-only", "admin@", "Data/")
+	term.Type("R")
+	term.WaitForText("read-only session: restore is disabled")
+}
