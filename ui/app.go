@@ -54,6 +54,7 @@ type Model struct {
 
 	status   status
 	messages messageLog
+	cameFrom []int // the panes jumps left, most recent last (esc returns)
 	watch    watch
 	tasks    tasks
 	health   health
@@ -194,11 +195,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.openDialog(msg.Dialog)
 		return m, nil
 	case common.FocusPaneMsg:
-		m.focus(msg.Index)
+		m.jump(msg.Index)
 		return m, nil
 	case common.GotoPathMsg:
-		m.focus(common.PaneFolders)
+		m.jump(common.PaneFolders)
 		return m, m.broadcast(msg)
+	case common.BackMsg:
+		if n := len(m.cameFrom); n > 0 {
+			m.focus(m.cameFrom[n-1])
+			m.cameFrom = m.cameFrom[:n-1]
+		}
+		return m, nil
 	case quitConfirmedMsg, StopMsg:
 		return m, m.quit()
 	case quitRequestMsg:
@@ -257,6 +264,22 @@ func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHei
 func (m *Model) openDialog(d common.Dialog) {
 	d.SetSize(m.bodySize())
 	m.dialogs = append(m.dialogs, d)
+}
+
+// maxCameFrom bounds the panes esc can walk back through.
+const maxCameFrom = 16
+
+// jump focuses a pane at a pane's (or a command's) request and remembers
+// where the user came from, for common.BackMsg.
+func (m *Model) jump(i int) {
+	if i == m.active || i < 0 || i >= len(m.panes) {
+		return
+	}
+	if len(m.cameFrom) == maxCameFrom {
+		m.cameFrom = m.cameFrom[1:]
+	}
+	m.cameFrom = append(m.cameFrom, m.active)
+	m.focus(i)
 }
 
 func (m *Model) focus(i int) {

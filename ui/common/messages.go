@@ -88,6 +88,12 @@ func OpenDialog(d Dialog) tea.Cmd {
 // FocusPaneMsg makes the pane at Index the active one.
 type FocusPaneMsg struct{ Index int }
 
+// BackMsg asks the root to return to the pane the user came from: a pane
+// entered by a jump (a job's history opened from the dependency graph, a
+// folder opened from a job) sends it on esc once it has nothing of its own
+// left to close, so esc walks back across panes as it came.
+type BackMsg struct{}
+
 // WatchTickMsg says the watch interval passed (`:watch`, 30 s unless set):
 // the folders and connections panes read again, quietly, what they show,
 // keeping cursor and filter. The jobs pane has its own poll.

@@ -32,6 +32,9 @@ type Pane struct {
 	// gotoPath holds the segments of a `:cd` still to walk once their
 	// parents are read.
 	gotoPath []string
+	// jumpedIn says the tree was shown by a jump from elsewhere (:cd, a
+	// job's "where it lives"), to which esc returns.
+	jumpedIn bool
 	// gotoReread holds the folders the walk read again for a segment it did
 	// not find, so that each is read again once per `:cd`.
 	gotoReread map[int64]bool
@@ -92,6 +95,7 @@ func (p *Pane) SetSize(width, height int) {
 // Leave implements common.Leaver: the permissions panel closes when the
 // user switches panes.
 func (p *Pane) Leave() {
+	p.jumpedIn = false // left by the user: esc no longer walks back
 	if p.perms != nil {
 		p.gen++
 		p.perms = nil
@@ -146,6 +150,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case common.WatchTickMsg:
 		return p, p.watch()
 	case common.GotoPathMsg:
+		p.jumpedIn = true
 		return p, p.startGoto(msg.Path)
 	case common.LoggedInMsg:
 		filter := p.tree.filter // the filter field still shows it
@@ -269,8 +274,11 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case n == nil:
-		if key.Matches(msg, k.Refresh) {
+		switch {
+		case key.Matches(msg, k.Refresh):
 			return p.loadRoot()
+		case key.Matches(msg, k.Back):
+			return p.back()
 		}
 	case key.Matches(msg, k.CopyPath):
 		return p.copyRow(n, false)
@@ -302,7 +310,7 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Restore):
 		return p.openRestore(n)
 	case key.Matches(msg, k.Back):
-		p.back()
+		return p.back()
 	}
 	return nil
 }
@@ -325,14 +333,22 @@ func (p *Pane) command(name string, build func(n *node) (tea.Msg, error)) tea.Cm
 }
 
 // back leaves the innermost state: the filter, then the marks.
-func (p *Pane) back() {
+func (p *Pane) back() tea.Cmd {
 	if p.tree.filter != "" {
 		p.setFilter("")
-		return
+		return nil
 	}
-	for _, n := range p.tree.marked() {
+	marked := p.tree.marked()
+	for _, n := range marked {
 		p.tree.setMarked(n, false)
 	}
+	if len(marked) == 0 && p.jumpedIn {
+		// Nothing left to close, and the tree was opened from elsewhere
+		// (:cd, "where it lives"): esc goes back there.
+		p.jumpedIn = false
+		return common.Send(common.BackMsg{})
+	}
+	return nil
 }
 
 func (p *Pane) moveCursor(delta int) {

@@ -62,6 +62,9 @@ type Pane struct {
 	plan    *planView
 	logv    *logView
 	lastReq int // tags history, details, plan and log reads
+	// jumpedIn says the history on screen was opened from another pane,
+	// to which esc returns.
+	jumpedIn bool
 }
 
 // New returns the job dashboard; it starts polling at Init.
@@ -131,6 +134,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case historyRequest:
 		return p, p.openHistory(msg.configID, msg.label)
 	case common.OpenJobMsg: // a dependency opened from the connections pane
+		p.jumpedIn = true
 		return p, p.openJob(msg)
 	case historyLookup:
 		return p, p.lookUpHistory(msg)
@@ -180,7 +184,13 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	k := p.ctx.Keys
 	if key.Matches(msg, k.Back) && p.mode != modeDashboard {
+		returning := p.jumpedIn && p.mode == modeHistory
 		p.back()
+		if returning {
+			// Opened from another pane: esc goes back there.
+			p.jumpedIn = false
+			return common.Send(common.BackMsg{})
+		}
 		return nil
 	}
 	switch p.mode {

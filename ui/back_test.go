@@ -1,0 +1,47 @@
+package ui
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/folders"
+	"github.com/dapconsole/dapconsole/ui/jobs"
+)
+
+// TestEscWalksBackAcrossPanes: a job's history opened from the dependency
+// graph goes back to the graph on esc, and a folder opened from the jobs
+// pane (:cd) goes back to the jobs pane; a pane entered by the user's own
+// switch keeps esc to itself.
+func TestEscWalksBackAcrossPanes(t *testing.T) {
+	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
+	conn := newPlaceholder(ctx, "Connections", "the graph")
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{folders.New(ctx), conn, jobs.New(ctx)}})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	typeKeys(t, m, "2")
+	// enter on a job in the graph: the connections pane sends both.
+	settle(t, m, tea.Batch(common.Send(common.FocusPaneMsg{Index: common.PaneJobs}),
+		common.Send(common.OpenJobMsg{ConfigID: 7, Path: "/Data/ImportJobs/Orders.imp"})))
+	if m.ActivePane() != common.PaneJobs {
+		t.Fatalf("the jump left pane %d active", m.ActivePane())
+	}
+	typeKeys(t, m, "esc")
+	if m.ActivePane() != common.PaneConnections {
+		t.Fatalf("esc in the history went to pane %d, want the graph's", m.ActivePane())
+	}
+
+	typeKeys(t, m, "3", ":")
+	typeKeys(t, m, "c", "d", " ", "/", "D", "a", "t", "a", "enter")
+	if m.ActivePane() != common.PaneFolders {
+		t.Fatalf(":cd left pane %d active", m.ActivePane())
+	}
+	typeKeys(t, m, "esc")
+	if m.ActivePane() != common.PaneJobs {
+		t.Fatalf("esc after :cd went to pane %d, want the jobs pane (status %q)", m.ActivePane(), m.Status())
+	}
+	typeKeys(t, m, "1", "esc")
+	if m.ActivePane() != common.PaneFolders {
+		t.Errorf("esc in a pane the user switched to went to pane %d", m.ActivePane())
+	}
+}
