@@ -27,9 +27,14 @@ type KeyMap struct {
 	CopyPath, CopyID key.Binding
 
 	// Live views (the job dashboard): sort column, poll interval.
-	SortBy, SortReverse    key.Binding
-	PollFaster, PollSlower key.Binding
-	PollPause, PollOff     key.Binding
+	SortBy, SortReverse key.Binding
+	// Direct sort keys, shift+letter as in k9s: the column a letter names
+	// (pressed again, the order reverses). The letters avoid the upper-case
+	// keys taken (G, L, N, O, P, R, T, Y).
+	SortName, SortFile, SortState, SortProgress, SortElapsed, SortEstimate key.Binding
+	SortUser, SortID, SortType, SortDescription                            key.Binding
+	PollFaster, PollSlower                                                 key.Binding
+	PollPause, PollOff                                                     key.Binding
 
 	// Dialogs and forms.
 	Confirm, NextField, PrevField key.Binding
@@ -89,10 +94,21 @@ func DefaultKeyMap() *KeyMap {
 
 		SortBy:      b([]string{"o"}, "o", "sort by next column"),
 		SortReverse: b([]string{"O"}, "O", "reverse sort"),
-		PollFaster:  b([]string{"+"}, "+", "poll faster"),
-		PollSlower:  b([]string{"-"}, "-", "poll slower"),
-		PollPause:   b([]string{"P"}, "P", "pause polling"),
-		PollOff:     b([]string{"0"}, "0", "polling off/on"),
+
+		SortName:        b([]string{"A"}, "A", "sort by name"),
+		SortFile:        b([]string{"F"}, "F", "sort by file or path"),
+		SortState:       b([]string{"S"}, "S", "sort by state"),
+		SortProgress:    b([]string{"B"}, "B", "sort by progress"),
+		SortElapsed:     b([]string{"E"}, "E", "sort by elapsed"),
+		SortEstimate:    b([]string{"W"}, "W", "sort by estimate (wait)"),
+		SortUser:        b([]string{"U"}, "U", "sort by user"),
+		SortID:          b([]string{"X"}, "X", "sort by execution"),
+		SortType:        b([]string{"K"}, "K", "sort by type (kind)"),
+		SortDescription: b([]string{"D"}, "D", "sort by description"),
+		PollFaster:      b([]string{"+"}, "+", "poll faster"),
+		PollSlower:      b([]string{"-"}, "-", "poll slower"),
+		PollPause:       b([]string{"P"}, "P", "pause polling"),
+		PollOff:         b([]string{"0"}, "0", "polling off/on"),
 
 		Confirm:   b([]string{"enter"}, "enter", "confirm"),
 		NextField: b([]string{"tab", "down"}, "tab/↓", "next field"),
@@ -163,4 +179,11 @@ func (k *KeyMap) BlockedWrite(pressed string) (key.Binding, bool) {
 		}
 	}
 	return key.Binding{}, false
+}
+
+// Described is a shared binding with what it does in one pane said
+// precisely, for that pane's help; the keys stay the shared ones.
+func Described(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }

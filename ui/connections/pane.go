@@ -216,6 +216,16 @@ func (p *Pane) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(cmd, p.readAllTypes())
 		}
 		return cmd
+	case sortKeyColumn(k, msg) >= 0:
+		// A column's own key sorts by it; again, the order reverses.
+		by := sortKeyColumn(k, msg)
+		p.list.descending = by == p.list.sortBy && !p.list.descending
+		p.list.sortBy = by
+		cmd := p.relist()
+		if by == colType {
+			return tea.Batch(cmd, p.readAllTypes())
+		}
+		return cmd
 	case key.Matches(msg, k.SortReverse):
 		p.list.descending = !p.list.descending
 		return p.relist()
@@ -451,5 +461,23 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	case modeGraph:
 		return [][]key.Binding{nav, {k.LevelUp, k.LevelDown, k.Refresh, k.Details, k.Edit, k.Delete, k.New, k.Back}}
 	}
-	return [][]key.Binding{nav, {k.Details, k.Filter, k.SortBy, k.SortReverse, k.HideSystem, k.Refresh, k.New, k.Edit, k.Delete, k.Back}}
+	return [][]key.Binding{nav, {k.Details, k.Filter, k.SortBy, k.SortReverse, k.HideSystem, k.Refresh, k.New, k.Edit, k.Delete, k.Back},
+		{sortKeys(k)[colName], common.Described(sortKeys(k)[colType], "sort by type"), common.Described(sortKeys(k)[colPath], "sort by path"), sortKeys(k)[colDescription]}}
+}
+
+// sortKeys are the list's direct sort keys, by column.
+func sortKeys(k *common.KeyMap) [columnCount]key.Binding {
+	var out [columnCount]key.Binding
+	out[colName], out[colType], out[colPath], out[colDescription] = k.SortName, k.SortType, k.SortFile, k.SortDescription
+	return out
+}
+
+// sortKeyColumn is the column a direct sort key names, -1 for any other key.
+func sortKeyColumn(k *common.KeyMap, msg tea.KeyPressMsg) column {
+	for c, b := range sortKeys(k) {
+		if key.Matches(msg, b) {
+			return column(c)
+		}
+	}
+	return -1
 }

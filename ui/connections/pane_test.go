@@ -507,3 +507,19 @@ func TestDeleteBody(t *testing.T) {
 		})
 	}
 }
+
+func TestDirectSortKeys(t *testing.T) {
+	p := withList(newTestPane(nil, 100, 10, false), entries(3))
+	keys(p, "D")
+	if p.list.sortBy != colDescription || p.list.descending {
+		t.Fatalf("D: sort %d descending %v", p.list.sortBy, p.list.descending)
+	}
+	keys(p, "D")
+	if !p.list.descending {
+		t.Error("D again did not reverse")
+	}
+	keys(p, "A")
+	if p.list.sortBy != colName || p.list.descending {
+		t.Errorf("A: sort %d descending %v", p.list.sortBy, p.list.descending)
+	}
+}

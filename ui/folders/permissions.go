@@ -476,7 +476,7 @@ func (e *permEditor) ShortHelp() []key.Binding {
 		return []key.Binding{k.Confirm, k.Back}
 	}
 	// The keys that write come first, so a narrow footer still names them.
-	return []key.Binding{k.Toggle, e.editKey(), k.Add, k.Delete, as(k.Back, "close"), k.Move, columnKeys()}
+	return []key.Binding{k.Toggle, e.editKey(), k.Add, k.Delete, common.Described(k.Back, "close"), k.Move, columnKeys()}
 }
 
 // editKey is e and enter as they act in the editor: they open the row for
@@ -488,18 +488,12 @@ func (e *permEditor) editKey() key.Binding {
 	return b
 }
 
-// as is a shared binding described as it acts here; the keys stay shared.
-func as(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
-}
-
 // FullHelp implements help.KeyMap for the editor.
 func (e *permEditor) FullHelp() [][]key.Binding {
 	k := e.ctx.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, columnKeys(), k.Refresh, as(k.Back, "close")},
-		{as(k.Toggle, "toggle the flag (writes)"), as(e.editKey(), "edit the row (writes on save)"), k.Add, k.Delete},
+		{k.Up, k.Down, columnKeys(), k.Refresh, common.Described(k.Back, "close")},
+		{common.Described(k.Toggle, "toggle the flag (writes)"), common.Described(e.editKey(), "edit the row (writes on save)"), k.Add, k.Delete},
 	}
 }
 

@@ -22,3 +22,24 @@ func TestFilterCountsAndNegates(t *testing.T) {
 		t.Errorf("the filter line does not count:\n%s", view)
 	}
 }
+
+// TestDirectSortKeys: shift+letter sorts by the column it names; the same
+// key again reverses the order.
+func TestDirectSortKeys(t *testing.T) {
+	p := dashboardAt(t, 100, 12)
+	press(p, "S")
+	if p.table.sortBy != colState || p.table.reverse {
+		t.Fatalf("S: sort %s reverse %v", columnNames[p.table.sortBy], p.table.reverse)
+	}
+	press(p, "S")
+	if p.table.sortBy != colState || !p.table.reverse {
+		t.Errorf("S again: sort %s reverse %v, want state reversed", columnNames[p.table.sortBy], p.table.reverse)
+	}
+	press(p, "U")
+	if p.table.sortBy != colUser || p.table.reverse {
+		t.Errorf("U: sort %s reverse %v", columnNames[p.table.sortBy], p.table.reverse)
+	}
+	if view := screen(p.View()); !strings.Contains(view, "sorted by user") || !strings.Contains(view, "user▲") {
+		t.Errorf("the header does not show the sort:\n%s", view)
+	}
+}

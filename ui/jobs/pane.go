@@ -222,6 +222,12 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.SortBy):
 		p.table.sortBy = (p.table.sortBy + 1) % columnCount
 		p.resort()
+	case p.sortKey(msg) >= 0:
+		// A column's own key sorts by it; again, the order reverses.
+		by := p.sortKey(msg)
+		p.table.reverse = by == p.table.sortBy && !p.table.reverse
+		p.table.sortBy = by
+		p.resort()
 	case key.Matches(msg, k.SortReverse):
 		p.table.reverse = !p.table.reverse
 		p.resort()
@@ -538,18 +544,18 @@ func (p *Pane) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
 	switch p.mode {
 	case modeHistory:
-		return []key.Binding{as(k.Open, "details"), k.Logs, as(k.PageDown, "older"), as(k.PageUp, "newer"), as(k.Delete, "delete data"), k.Back}
+		return []key.Binding{common.Described(k.Open, "details"), k.Logs, common.Described(k.PageDown, "older"), common.Described(k.PageUp, "newer"), common.Described(k.Delete, "delete data"), k.Back}
 	case modeDetails:
 		return []key.Binding{k.Logs, k.Back}
 	case modeLog:
-		return []key.Binding{k.Move, as(k.Bottom, "follow"), as(k.Refresh, "read again"), k.Back}
+		return []key.Binding{k.Move, common.Described(k.Bottom, "follow"), common.Described(k.Refresh, "read again"), k.Back}
 	case modePlan:
 		return []key.Binding{k.Back}
 	}
 	if p.filter.Active() {
 		return []key.Binding{k.Confirm, k.Back}
 	}
-	return []key.Binding{as(k.Open, "history"), k.Logs, k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}
+	return []key.Binding{common.Described(k.Open, "history"), k.Logs, k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}
 }
 
 // FullHelp implements help.KeyMap.
@@ -559,30 +565,53 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	case modeHistory:
 		return [][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom},
-			{as(k.PageDown, "older executions"), as(k.PageUp, "newer executions"), k.Refresh},
-			{as(k.Open, "details"), as(k.Logs, "log of the execution"), as(k.Delete, "delete job data"), k.Back},
+			{common.Described(k.PageDown, "older executions"), common.Described(k.PageUp, "newer executions"), k.Refresh},
+			{common.Described(k.Open, "details"), common.Described(k.Logs, "log of the execution"), common.Described(k.Delete, "delete job data"), k.Back},
 		}
 	case modeDetails:
-		return [][]key.Binding{{as(k.Logs, "log of the execution"), k.Back}}
+		return [][]key.Binding{{common.Described(k.Logs, "log of the execution"), k.Back}}
 	case modeLog:
 		return [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, as(k.Bottom, "bottom, follow")},
-			{as(k.Refresh, "read again"), k.Back},
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, common.Described(k.Bottom, "bottom, follow")},
+			{common.Described(k.Refresh, "read again"), k.Back},
 		}
 	case modePlan:
 		return [][]key.Binding{{k.Back}}
 	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{as(k.Open, "history"), as(k.Logs, "log of the execution"), k.Filter, as(k.Mark, "mark for sequence"), k.SortBy, k.SortReverse, k.Back},
-		{as(k.Refresh, "poll now"), k.PollFaster, k.PollSlower, k.PollPause, k.PollOff},
-		{k.Trigger, as(k.Stop, "stop (asks first)"), k.SequentialTrigger, as(k.Delete, "delete job data (asks first)")},
+		{common.Described(k.Open, "history"), common.Described(k.Logs, "log of the execution"), k.Filter, common.Described(k.Mark, "mark for sequence"), k.SortBy, k.SortReverse, k.Back},
+		p.sortKeyHelp(),
+		{common.Described(k.Refresh, "poll now"), k.PollFaster, k.PollSlower, k.PollPause, k.PollOff},
+		{k.Trigger, common.Described(k.Stop, "stop (asks first)"), k.SequentialTrigger, common.Described(k.Delete, "delete job data (asks first)")},
 	}
 }
 
-// as is a shared binding with what it does in this pane said precisely;
-// the keys stay the shared ones.
-func as(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
+// sortKeys are the dashboard's direct sort keys, by column.
+func (p *Pane) sortKeys() [columnCount]key.Binding {
+	k := p.ctx.Keys
+	var out [columnCount]key.Binding
+	out[colExec], out[colJob], out[colFile], out[colState] = k.SortID, k.SortName, k.SortFile, k.SortState
+	out[colProgress], out[colElapsed], out[colEstimate], out[colUser] = k.SortProgress, k.SortElapsed, k.SortEstimate, k.SortUser
+	return out
+}
+
+// sortKey is the column a direct sort key names, -1 for any other key.
+func (p *Pane) sortKey(msg tea.KeyPressMsg) column {
+	for c, b := range p.sortKeys() {
+		if key.Matches(msg, b) {
+			return column(c)
+		}
+	}
+	return -1
+}
+
+// sortKeyHelp lists the direct sort keys for help.
+func (p *Pane) sortKeyHelp() []key.Binding {
+	keys := p.sortKeys()
+	out := make([]key.Binding, 0, len(keys))
+	for c, b := range keys {
+		out = append(out, common.Described(b, "sort by "+columnNames[c]))
+	}
+	return out
 }
