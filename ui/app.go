@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/spinner"
@@ -208,6 +209,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case quitConfirmedMsg, StopMsg:
 		return m, m.quit()
+	case quitAnywayMsg:
+		return m, tea.Quit
 	case quitRequestMsg:
 		return m, m.requestQuit()
 	case showHelpMsg:
@@ -331,8 +334,18 @@ type StopMsg struct{}
 func (m *Model) quit() tea.Cmd {
 	m.tasks.cancelAll()
 	m.quitting = true
-	return m.quitWhenNoTransfer()
+	if cmd := m.quitWhenNoTransfer(); cmd != nil {
+		return cmd
+	}
+	// A transfer ends within moments of its cancel; one that does not (a
+	// file system that hangs) must not hold the console open for good.
+	return tea.Tick(quitGrace, func(time.Time) tea.Msg { return quitAnywayMsg{} })
 }
+
+// quitGrace is how long quitting waits for cancelled transfers to end.
+const quitGrace = 5 * time.Second
+
+type quitAnywayMsg struct{}
 
 func (m *Model) quitWhenNoTransfer() tea.Cmd {
 	if len(m.tasks.transfers()) > 0 {

@@ -231,6 +231,13 @@ func TestStopMsgQuitsAsTheQuitDialog(t *testing.T) {
 	if _, cmd := m.Update(common.TaskDoneMsg{ID: 1}); !quits(cmd) {
 		t.Fatal("the end of the cancelled transfer did not quit")
 	}
+	// A transfer that never ends after its cancel does not hold it open.
+	m = newTestModel(t, false, 80, 24)
+	m.Update(common.TaskStartedMsg{ID: 2, Label: "backup of /Data", Transfer: true, Cancel: cancel})
+	m.Update(StopMsg{})
+	if _, cmd := m.Update(quitAnywayMsg{}); !quits(cmd) {
+		t.Fatal("the quit grace ran out and the console went on")
+	}
 }
 
 func TestHelpToggles(t *testing.T) {
