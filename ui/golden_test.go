@@ -50,7 +50,7 @@ func TestGolden(t *testing.T) {
 			c.waitFor("ImportJobs/")
 			c.keys("/")
 			c.typeText("job")
-			return c.waitFor("/job")
+			return c.waitQuiet("/job", "searching") // the walk of the folders not read yet has ended
 		}},
 		{"Permissions", consoleOpts{}, func(c *console) string {
 			return c.openPermissionsOfData()

@@ -32,6 +32,8 @@ type Pane struct {
 	// gotoPath holds the segments of a `:cd` still to walk once their
 	// parents are read.
 	gotoPath []string
+	// walk reads, for a filter, the folders not read yet.
+	walk walker
 	// jumpedIn says the tree was shown by a jump from elsewhere (:cd, a
 	// job's "where it lives"), to which esc returns.
 	jumpedIn bool
@@ -145,6 +147,8 @@ func (p *Pane) load(n *node) tea.Cmd {
 func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	p.gen++
 	switch msg := msg.(type) {
+	case walkMsg:
+		return p, p.gotWalk(msg)
 	case childrenMsg:
 		return p, p.gotChildren(msg)
 	case common.WatchTickMsg:
@@ -153,6 +157,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		p.jumpedIn = true
 		return p, p.startGoto(msg.Path)
 	case common.LoggedInMsg:
+		p.cancelWalk()
+		p.walk.done = false
 		filter := p.tree.filter // the filter field still shows it
 		p.tree = newTree()
 		p.tree.filter = filter
@@ -335,6 +341,7 @@ func (p *Pane) command(name string, build func(n *node) (tea.Msg, error)) tea.Cm
 // back leaves the innermost state: the filter, then the marks.
 func (p *Pane) back() tea.Cmd {
 	if p.tree.filter != "" {
+		p.cancelWalk()
 		p.setFilter("")
 		return nil
 	}
@@ -421,7 +428,11 @@ func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch action {
 	case common.FilterEdited:
 		p.setFilter(p.filter.Value())
+		if p.filter.Value() != "" {
+			return tea.Batch(cmd, p.walkForFilter())
+		}
 	case common.FilterCleared:
+		p.cancelWalk()
 		p.setFilter("")
 	case common.FilterLeft:
 		return p.handleKey(msg)

@@ -1,0 +1,80 @@
+package folders
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
+)
+
+// TestFilterFindsFoldersNotReadYet: against the embedded platform, a filter
+// typed on the closed tree walks the folders not read yet and shows a
+// match deep down with its ancestors; esc cancels a walk under way.
+func TestFilterFindsFoldersNotReadYet(t *testing.T) {
+	srv := servertest.Start(t, server.Config{DataDir: t.TempDir(), DemoData: true}, nil)
+	ctx := common.NewContext(api.New(srv.URL, "admin", "admin"), "http://dap.test", "admin", "", false)
+	p := New(ctx)
+	p.SetSize(80, 30)
+	run(p, p.Init())
+	if p.tree.root == nil || p.tree.byID[p.tree.root.id].state != loaded {
+		t.Fatal("the root was not read")
+	}
+	var cmds []func()
+	for _, k := range []string{"/", "C", "o", "n", "n"} {
+		_, cmd := p.Update(uitest.Key(k))
+		c := cmd
+		cmds = append(cmds, func() { run(p, c) })
+	}
+	for _, c := range cmds {
+		c()
+	}
+	view := screen(p.View())
+	if !strings.Contains(view, "Connections/") || !strings.Contains(view, "Data/") {
+		t.Fatalf("the filter did not find /Data/Connections, never opened:\n%s", view)
+	}
+	if !p.walk.done {
+		t.Error("the walk did not end")
+	}
+
+	q := New(ctx)
+	q.SetSize(80, 30)
+	run(q, q.Init())
+	_, cmd := q.Update(uitest.Key("/"))
+	run(q, cmd)
+	_, walk := q.Update(uitest.Key("x"))
+	if q.walk.cancel == nil {
+		t.Fatal("no walk started")
+	}
+	q.Update(uitest.Key("esc"))
+	for _, msg := range uitest.Expand(walk) {
+		if w, ok := msg.(walkMsg); ok {
+			q.Update(w)
+		}
+	}
+	if q.walk.done || q.walk.cancel != nil {
+		t.Errorf("an esc'd walk was installed: %+v", q.walk)
+	}
+}
+
+// run delivers what cmd produces to the pane, and what that produces, as
+// the program would (timers aside: a test has none here).
+func run(p *Pane, cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, msg := range uitest.Expand(c) {
+			_, next := p.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+func screen(view string) string { return ansi.Strip(view) }
