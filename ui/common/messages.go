@@ -183,3 +183,10 @@ func StartTask(label string, kind TaskKind, fn func(ctx context.Context) tea.Msg
 	}
 	return tea.Sequence(started, run)
 }
+
+// Copy puts text on the clipboard by OSC 52, which reaches the admin's own
+// terminal over SSH too, and says in the status line what was copied.
+func Copy(what, text string) tea.Cmd {
+	return tea.Batch(tea.SetClipboard(text),
+		Notify("copied "+what+" "+Clean(text)+" to the clipboard (OSC 52)"))
+}

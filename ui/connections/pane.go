@@ -3,6 +3,7 @@ package connections
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"strconv"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/theme"
@@ -237,6 +238,10 @@ func (p *Pane) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
 			return p.readVisibleTypes()
 		}
 	case p.selected() == nil:
+	case key.Matches(msg, k.CopyPath):
+		return common.Copy("path", p.selected().Path)
+	case key.Matches(msg, k.CopyID):
+		return common.Copy("configuration id", strconv.FormatInt(p.selected().ID, 10))
 	case key.Matches(msg, k.Details):
 		return p.openDetails(p.selected())
 	case key.Matches(msg, k.Open):
@@ -461,7 +466,7 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	case modeGraph:
 		return [][]key.Binding{nav, {k.LevelUp, k.LevelDown, k.Refresh, k.Details, k.Edit, k.Delete, k.New, k.Back}}
 	}
-	return [][]key.Binding{nav, {k.Details, k.Filter, k.SortBy, k.SortReverse, k.HideSystem, k.Refresh, k.New, k.Edit, k.Delete, k.Back},
+	return [][]key.Binding{nav, {k.Details, k.Filter, k.SortBy, k.SortReverse, k.HideSystem, k.Refresh, k.New, k.Edit, k.Delete, k.Back, k.CopyPath, k.CopyID},
 		{sortKeys(k)[colName], common.Described(sortKeys(k)[colType], "sort by type"), common.Described(sortKeys(k)[colPath], "sort by path"), sortKeys(k)[colDescription]}}
 }
 

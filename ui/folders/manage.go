@@ -245,6 +245,5 @@ func (p *Pane) copyRow(n *node, id bool) tea.Cmd {
 			what, text = "configuration id", fileID(n)
 		}
 	}
-	return tea.Batch(tea.SetClipboard(text),
-		common.Notify(fmt.Sprintf("copied %s %s to the clipboard (OSC 52)", what, common.Clean(text))))
+	return common.Copy(what, text)
 }

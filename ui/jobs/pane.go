@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -241,6 +242,10 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.togglePause()
 	case key.Matches(msg, k.PollOff):
 		return p.togglePolling()
+	case key.Matches(msg, k.CopyPath) && r != nil:
+		return common.Copy("path", p.pathOf(r))
+	case key.Matches(msg, k.CopyID) && r != nil:
+		return common.Copy("file id", strconv.FormatInt(r.job.FileID, 10))
 	case key.Matches(msg, k.Mark):
 		if r != nil {
 			p.marked[r.job.FileID] = !p.marked[r.job.FileID]
@@ -582,7 +587,7 @@ func (p *Pane) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{common.Described(k.Open, "history"), common.Described(k.Logs, "log of the execution"), k.Filter, common.Described(k.Mark, "mark for sequence"), k.SortBy, k.SortReverse, k.Back},
 		p.sortKeyHelp(),
-		{common.Described(k.Refresh, "poll now"), k.PollFaster, k.PollSlower, k.PollPause, k.PollOff},
+		{common.Described(k.Refresh, "poll now"), k.PollFaster, k.PollSlower, k.PollPause, k.PollOff, k.CopyPath, k.CopyID},
 		{k.Trigger, common.Described(k.Stop, "stop (asks first)"), k.SequentialTrigger, common.Described(k.Delete, "delete job data (asks first)")},
 	}
 }

@@ -106,6 +106,12 @@ func TestKeys(t *testing.T) {
 				t.Errorf("status %v", st)
 			}
 		}},
+		{"Y copies the file id", []string{"j", "Y"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			st := statusesOf(uitest.Expand(cmd))
+			if len(st) != 1 || !strings.HasPrefix(st[0].Text, "copied file id 141") {
+				t.Errorf("status %v", st)
+			}
+		}},
 		{"d asks before deleting data", []string{"d"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
 			wantConfirm(t, cmd, deleteRequest{execID: 40})
 		}},
