@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,27 +44,9 @@ func (p people) authorizedKeys() string {
 	}, "\n") + "\n"
 }
 
-// syncBuffer is a log the server writes while the test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startSSHDemo runs `dapconsole ssh --demo` on loopback with the people's
 // keys; change adjusts the flags first. The log is returned for reading.
-func startSSHDemo(t testing.TB, p people, change func(*sshFlags)) (*team, *syncBuffer) {
+func startSSHDemo(t testing.TB, p people, change func(*sshFlags)) (*team, *sshtest.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
 	keysFile := filepath.Join(dir, "authorized_keys")
@@ -80,8 +61,8 @@ func startSSHDemo(t testing.TB, p people, change func(*sshFlags)) (*team, *syncB
 	if change != nil {
 		change(&f)
 	}
-	log := &syncBuffer{}
-	running, err := startTeam(f, slog.New(slog.NewTextHandler(io.MultiWriter(log), nil)))
+	log := &sshtest.Buffer{}
+	running, err := startTeam(f, slog.New(slog.NewTextHandler(log, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +240,7 @@ func TestSSHSigtermCancelsABackupAndLeavesNoFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log syncBuffer
+	var log sshtest.Buffer
 	cmd.Stderr = &log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

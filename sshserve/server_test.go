@@ -1,7 +1,6 @@
 package sshserve
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -62,27 +60,9 @@ func (e *echo) View() tea.View {
 	return v
 }
 
-// logBuffer is a log the server writes while the test reads it.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 type testServer struct {
 	*Server
-	log        *logBuffer
+	log        *sshtest.Buffer
 	alice, bob sshtest.Key
 }
 
@@ -91,7 +71,7 @@ type testServer struct {
 func start(t *testing.T, change func(*Config)) *testServer {
 	t.Helper()
 	dir := t.TempDir()
-	ts := &testServer{log: &logBuffer{}, alice: sshtest.NewKey(t), bob: sshtest.NewKey(t)}
+	ts := &testServer{log: &sshtest.Buffer{}, alice: sshtest.NewKey(t), bob: sshtest.NewKey(t)}
 	keys := ts.alice.Line(`user="analyst",read-only`, "alice@laptop") + "\n" + ts.bob.Line(`user="admin"`, "bob@desk") + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "keys"), []byte(keys), 0o600); err != nil {
 		t.Fatal(err)

@@ -172,8 +172,8 @@ type Terminal struct {
 	session *gossh.Session
 	stdin   io.WriteCloser
 
+	stderr Buffer
 	mu     sync.Mutex
-	stderr bytes.Buffer
 	ended  chan struct{} // closed when the session ended
 	exit   error
 }
@@ -223,7 +223,7 @@ func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 		return nil, err
 	}
 	session.Stdout = term.Screen
-	session.Stderr = lockedWriter{&term.mu, &term.stderr}
+	session.Stderr = &term.stderr
 	if opts.Command != "" {
 		err = session.Start(opts.Command)
 	} else {
@@ -243,23 +243,27 @@ func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 	return term, nil
 }
 
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
+// Buffer is a buffer one side writes while the other reads it: a server's
+// log, a session's standard error.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // Stderr is what the session wrote to its standard error.
-func (term *Terminal) Stderr() string {
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	return term.stderr.String()
-}
+func (term *Terminal) Stderr() string { return term.stderr.String() }
 
 // Type sends text as typed keys.
 func (term *Terminal) Type(text string) {
