@@ -225,7 +225,7 @@ func (s *Server) enter(l *liveSession) error {
 	case s.stopping:
 		return errStopping
 	case len(s.live) >= s.cfg.MaxSessions:
-		return fmt.Errorf("busy: %d sessions already, the most this server takes; try again later", len(s.live))
+		return fmt.Errorf("busy: no session free (this server takes %d at once); try again later", s.cfg.MaxSessions)
 	}
 	s.live[l] = struct{}{}
 	s.handlers.Add(1)
