@@ -125,6 +125,10 @@ type StopJobMsg struct {
 	Label string
 }
 
+// SequenceFormMsg asks the jobs pane for its sequential trigger form with
+// these jobs filled in (T on jobs marked or selected in the folder tree).
+type SequenceFormMsg struct{ Paths []string }
+
 // OpenConnectionMsg asks the connections pane to select a connection (a
 // connection's file row opened in the tree); the sender focuses the pane.
 type OpenConnectionMsg struct {

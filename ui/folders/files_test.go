@@ -158,6 +158,14 @@ func TestFileRowKeys(t *testing.T) {
 			t.Fatalf("focus %+v", msg)
 		}
 	})
+	t.Run("T opens the sequential trigger with the marked jobs", func(t *testing.T) {
+		p := paneWithFiles(t, false)
+		press(p, "space", "space")
+		msg := onlyMsg[common.SequenceFormMsg](t, press(p, "k", "T"))
+		if strings.Join(msg.Paths, ",") != "/Data/ImportJobs/Customers.imp,/Data/ImportJobs/Orders.imp" {
+			t.Fatalf("paths %q", msg.Paths)
+		}
+	})
 	t.Run("t on a connection says it does not run", func(t *testing.T) {
 		p := paneWithFiles(t, false)
 		press(p, "G")

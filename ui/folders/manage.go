@@ -212,6 +212,8 @@ func (p *Pane) handleFileKey(msg tea.KeyPressMsg, f *node) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Stop) && runnable:
 		forgetStates(f)
 		return common.Send(common.StopJobMsg{Ref: fileRef(f), Label: fileLabel(f)}), true
+	case key.Matches(msg, k.SequentialTrigger):
+		return p.sequenceOfMarked(f), true
 	case key.Matches(msg, k.Trigger), key.Matches(msg, k.Stop):
 		return p.fail(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind)), true
 	case key.Matches(msg, k.NewFolder), key.Matches(msg, k.Rename), key.Matches(msg, k.Delete):
@@ -246,4 +248,23 @@ func (p *Pane) copyRow(n *node, id bool) tea.Cmd {
 		}
 	}
 	return common.Copy(what, text)
+}
+
+// sequenceOfMarked opens the jobs pane's sequential trigger form with the
+// marked jobs of the tree, or the selected one when none is marked.
+func (p *Pane) sequenceOfMarked(f *node) tea.Cmd {
+	var paths []string
+	for _, m := range p.tree.marked() {
+		if m.isFile() && m.file.Kind.Runnable() {
+			paths = append(paths, m.file.Path)
+		}
+	}
+	if len(paths) == 0 {
+		if !f.file.Kind.Runnable() {
+			return p.fail(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind))
+		}
+		paths = []string{f.file.Path}
+	}
+	return tea.Batch(common.Send(common.SequenceFormMsg{Paths: paths}),
+		common.Send(common.FocusPaneMsg{Index: common.PaneJobs})) // where the plan shows
 }

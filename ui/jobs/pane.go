@@ -120,6 +120,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.trigger(triggerRequest{ref: msg.Ref, label: msg.Label})
 	case common.StopJobMsg:
 		return p, p.askStop(msg.Ref, msg.Label, 0)
+	case common.SequenceFormMsg: // jobs marked in the folder tree
+		return p, p.sequenceFormOf(msg.Paths)
 	case triggeredMsg:
 		return p, p.gotTriggered(msg)
 	case stopAsk:

@@ -123,6 +123,11 @@ func (p *Pane) sequenceForm() tea.Cmd {
 			files = append(files, strconv.FormatInt(r.job.FileID, 10))
 		}
 	}
+	return p.sequenceFormOf(files)
+}
+
+// sequenceFormOf is the sequential trigger's form with files filled in.
+func (p *Pane) sequenceFormOf(files []string) tea.Cmd {
 	fields := []dialog.Field{
 		{Name: "files", Label: "jobs (ids or paths, comma-separated)", Text: true, Value: strings.Join(files, ", ")},
 		{Name: "variables", Label: "variables (name=value …)", Text: true},
