@@ -523,3 +523,24 @@ func TestDirectSortKeys(t *testing.T) {
 		t.Errorf("A: sort %d descending %v", p.list.sortBy, p.list.descending)
 	}
 }
+
+// TestWatchTickReadsTheListQuietly: the root's watch tick reads the list
+// again as a quiet task (no spinner), keeping the filter and the selection.
+func TestWatchTickReadsTheListQuietly(t *testing.T) {
+	p := withList(newTestPane(demoClient(t), 100, 20, false), entries(30))
+	keys(p, "/", "2", "enter", "j")
+	selected, filter := p.selected().ID, p.list.filter
+	_, cmd := p.Update(common.WatchTickMsg{})
+	if cmd == nil {
+		t.Fatal("a watch tick read nothing")
+	}
+	for _, msg := range uitest.Expand(cmd) {
+		if l, ok := msg.(listMsg); ok {
+			l.entries = entries(30)
+			p.Update(l)
+		}
+	}
+	if p.list.filter != filter || p.selected() == nil || p.selected().ID != selected {
+		t.Errorf("after a watch tick: filter %q, selection %v; want %q, #%d", p.list.filter, p.selected(), filter, selected)
+	}
+}
