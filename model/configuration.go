@@ -158,16 +158,29 @@ func (c *Configuration) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	if legacy, ok := extra[legacySourcesName]; ok {
-		delete(extra, legacySourcesName)
-		if len(extra) == 0 {
-			extra = nil
-		}
-		if err := json.Unmarshal(legacy, &c.Sources); err != nil {
-			return fmt.Errorf("sources: %w", err)
+	legacy := false
+	for name := range extra {
+		if strings.EqualFold(name, legacySourcesName) {
+			delete(extra, name)
+			legacy = true
 		}
 	}
+	if len(extra) == 0 {
+		extra = nil
+	}
 	c.Extra = extra
+	if !legacy {
+		return nil
+	}
+	// Read by encoding/json's rule for names (any case), as a restore's index
+	// reads them: both must see the same links, or the file loses them.
+	var fields struct {
+		Sources []SourceRef `json:"sources"`
+	}
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return fmt.Errorf("sources: %w", err)
+	}
+	c.Sources = fields.Sources
 	return nil
 }
 

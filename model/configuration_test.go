@@ -42,17 +42,23 @@ func TestConfigurationKeepsWhatItDoesNotKnow(t *testing.T) {
 }
 
 func TestConfigurationReadsLegacySourcesNeverWritesThem(t *testing.T) {
-	var cfg model.Configuration
-	legacy := `{"version":"1","file":{"path":"/P/Sales.wbk"},"properties":{},"sources":[{"path":"/P/Orders.imp"},{"uuid":"u-2","path":"/P/Customers.lnk"}]}`
-	if err := json.Unmarshal([]byte(legacy), &cfg); err != nil {
-		t.Fatal(err)
-	}
-	if len(cfg.Sources) != 2 || cfg.Extra != nil {
-		t.Fatalf("sources %+v, extra %v", cfg.Sources, cfg.Extra)
-	}
-	out, _ := json.Marshal(cfg)
-	if strings.Contains(string(out), "sources") {
-		t.Errorf("legacy sources written back: %s", out)
+	// encoding/json reads a member's name in any case, and so does a
+	// restore's index: the configuration must read the same links.
+	for _, name := range []string{"sources", "Sources", "SOURCES"} {
+		t.Run(name, func(t *testing.T) {
+			var cfg model.Configuration
+			legacy := `{"version":"1","file":{"path":"/P/Sales.wbk"},"properties":{},"` + name + `":[{"path":"/P/Orders.imp"},{"uuid":"u-2","path":"/P/Customers.lnk"}]}`
+			if err := json.Unmarshal([]byte(legacy), &cfg); err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.Sources) != 2 || cfg.Extra != nil {
+				t.Fatalf("sources %+v, extra %v", cfg.Sources, cfg.Extra)
+			}
+			out, _ := json.Marshal(cfg)
+			if strings.Contains(strings.ToLower(string(out)), "sources") {
+				t.Errorf("legacy sources written back: %s", out)
+			}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -284,5 +285,85 @@ func TestLinksToHiddenFilesTellNothing(t *testing.T) {
 	ledger := entryBodies(t, body)["Ledger.imp"]
 	if strings.Contains(string(ledger["dataStore"]), "Finance") || !strings.Contains(string(ledger["dataStore"]), hidden.UUID) {
 		t.Errorf("the viewer's backup links %s", ledger["dataStore"])
+	}
+}
+
+// legacyProject is a project as earlier versions of this server backed it
+// up: every file lists what it reads from in a sources array, the member
+// the real platform does not know.
+var legacyProject = map[string]string{
+	"Legacy/Files.dst": `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","typeId":"das.FileSystemDataStoreType",` +
+		`"file":{"uuid":"5e9d0a11-0000-4000-8000-000000000001","path":"/Old/Legacy/Files.dst","name":"Files"},"properties":{"key.connectionUrl":["file:///srv/data/"]}}`,
+	"Legacy/Orders.imp": `{"version":"7","className":"datameer.dap.common.entity.ImportJobConfigurationImpl","typeId":"das.CsvImportJobType",` +
+		`"file":{"uuid":"5e9d0a11-0000-4000-8000-000000000002","path":"/Old/Legacy/Orders.imp","name":"Orders"},"properties":{"path":["orders.csv"]},` +
+		`"sources":[{"path":"/Old/Legacy/Files.dst","uuid":"5e9d0a11-0000-4000-8000-000000000001"}]}`,
+	"Legacy/Customers.lnk": `{"version":"7","className":"datameer.dap.common.entity.DataLinkConfigurationImpl","typeId":"das.CsvDataLinkType",` +
+		`"file":{"uuid":"5e9d0a11-0000-4000-8000-000000000003","path":"/Old/Legacy/Customers.lnk","name":"Customers"},"properties":{"path":["customers.csv"]},` +
+		`"sources":[{"path":"/Old/Legacy/Files.dst","uuid":"5e9d0a11-0000-4000-8000-000000000001"}]}`,
+	"Legacy/Sales.wbk": `{"version":"7","className":"datameer.dap.common.entity.WorkbookConfigurationImpl","typeId":"das.WorkbookType",` +
+		`"file":{"uuid":"5e9d0a11-0000-4000-8000-000000000004","path":"/Old/Legacy/Sales.wbk","name":"Sales"},"properties":{"sql":["SELECT * FROM input1"]},` +
+		`"sources":[{"path":"/Old/Legacy/Orders.imp","uuid":"5e9d0a11-0000-4000-8000-000000000002"},{"path":"/Old/Legacy/Customers.lnk","uuid":"5e9d0a11-0000-4000-8000-000000000003"}]}`,
+	"Legacy/Sales.exp": `{"version":"7","className":"datameer.dap.common.entity.ExportJobConfigurationImpl","typeId":"das.CsvExportJobType",` +
+		`"file":{"uuid":"5e9d0a11-0000-4000-8000-000000000005","path":"/Old/Legacy/Sales.exp","name":"Sales"},"properties":{"path":["out/sales.csv"]},` +
+		`"sources":[{"path":"/Old/Legacy/Files.dst","uuid":"5e9d0a11-0000-4000-8000-000000000001"},{"path":"/Old/Legacy/Sales.wbk","uuid":"5e9d0a11-0000-4000-8000-000000000004"}]}`,
+	"Legacy/Board.gra": `{"version":"7","className":"datameer.dap.common.entity.InfographicConfigurationImpl","typeId":"das.InfographicType",` +
+		`"file":{"uuid":"5e9d0a11-0000-4000-8000-000000000006","path":"/Old/Legacy/Board.gra","name":"Board"},"properties":{},` +
+		`"sources":[{"path":"/Old/Legacy/Sales.wbk","uuid":"5e9d0a11-0000-4000-8000-000000000004"}]}`,
+}
+
+// TestRestoreLegacySourcesBecomeRealLinks restores an archive of an earlier
+// version: every kind's sources become the platform's links (dataStore,
+// sheet.workbook, sheets[].datasource), the dependency endpoints follow
+// them, a read shows them, and nothing writes sources again. The member is
+// read in any case, as encoding/json reads names.
+func TestRestoreLegacySourcesBecomeRealLinks(t *testing.T) {
+	tests := []struct {
+		file, endpoint, read string
+		want                 []string // upstream, one level, below the project
+		link                 string   // the member of a read that holds the links
+	}{
+		{"Orders.imp", "/api/import-job/", "/rest/import-job/", []string{"Files.dst"}, "dataStore"},
+		{"Customers.lnk", "/api/import-job/", "/rest/data-link/", []string{"Files.dst"}, "dataStore"},
+		{"Sales.wbk", "/api/workbook/", "/rest/workbook/", []string{"Customers.lnk", "Orders.imp"}, "sheets"},
+		{"Sales.exp", "/api/export-job/", "/rest/export-jobs/", []string{"Files.dst", "Sales.wbk"}, "sheet"},
+		{"Board.gra", "/api/infographics/", "/rest/infographics/", []string{"Sales.wbk"}, "sheets"},
+	}
+	for _, member := range []string{"sources", "Sources"} {
+		t.Run(member, func(t *testing.T) {
+			srv, p := demo(t)
+			files := map[string]string{}
+			for name, body := range legacyProject {
+				files[name] = strings.Replace(body, `"sources":`, `"`+member+`":`, 1)
+			}
+			if res := p.restore("admin", "/Restored", rawArchive(t, files)); len(res.Skipped) != 0 {
+				t.Fatalf("result %+v", res)
+			}
+			const dir = "/Restored/Legacy/"
+			for _, tt := range tests {
+				f := storeFile(t, srv, dir+tt.file)
+				var deps model.Dependencies
+				p.get("admin", fmt.Sprintf("%s%d/dependencies?direction=upstream&level=1", tt.endpoint, f.ConfigID), &deps)
+				var got []string
+				for _, d := range deps.Dependencies {
+					got = append(got, strings.TrimPrefix(d.File.Path, dir))
+				}
+				sort.Strings(got)
+				if !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("%s reads from %v, want %v", tt.file, got, tt.want)
+				}
+				var read map[string]json.RawMessage
+				p.get("admin", fmt.Sprintf("%s%d", tt.read, f.ConfigID), &read)
+				if !bytes.Contains(read[tt.link], []byte(`"uuid"`)) {
+					t.Errorf("a read of %s has no %s link: %s", tt.file, tt.link, read[tt.link])
+				}
+			}
+			for name, body := range entryBodies(t, p.backup("admin", "/Restored")) {
+				for field := range body {
+					if strings.EqualFold(field, "sources") {
+						t.Errorf("the backup wrote %s for %s", field, name)
+					}
+				}
+			}
+		})
 	}
 }
