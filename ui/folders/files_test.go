@@ -1,6 +1,7 @@
 package folders
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -337,5 +338,53 @@ func TestGroupPickList(t *testing.T) {
 	_, cmd = d.Update(uitest.Key("enter"))
 	if msg := onlyMsg[addGroupMsg](t, cmd); msg.name != "viewers" {
 		t.Fatalf("added %+v", msg)
+	}
+}
+
+// R's form restores onto the folder, or into a new path typed in "into
+// folder" (the server creates it), refusing a relative or dotted one.
+func TestRestoreIntoANewPath(t *testing.T) {
+	zip := t.TempDir() + "/data.zip"
+	if err := os.WriteFile(zip, []byte("PK"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		into     string
+		wantPath string
+		wantID   bool // restored by the folder's id, not by path
+		refusal  string
+	}{
+		{"", "/Data/ImportJobs", true, ""},
+		{"/Copies/Imports", "/Copies/Imports", false, ""},
+		{"Copies", "", false, "absolute folder path"},
+		{"/Copies/../Data", "", false, "absolute folder path"},
+	} {
+		t.Run(tc.into, func(t *testing.T) {
+			p := paneWithFiles(t, false)
+			press(p, "left")
+			d := onlyMsg[common.OpenDialogMsg](t, press(p, "R")).Dialog
+			d.SetSize(100, 30)
+			for _, r := range zip {
+				d, _ = d.Update(uitest.Key(string(r)))
+			}
+			d, _ = d.Update(uitest.Key("tab"))
+			if tc.into != "" {
+				d, _ = d.Update(uitest.Key("ctrl+u"))
+				for _, r := range tc.into {
+					d, _ = d.Update(uitest.Key(string(r)))
+				}
+			}
+			d, cmd := d.Update(uitest.Key("enter"))
+			if tc.refusal != "" {
+				if cmd != nil || !strings.Contains(ansi.Strip(d.View()), tc.refusal) {
+					t.Fatalf("not refused:\n%s", ansi.Strip(d.View()))
+				}
+				return
+			}
+			req := onlyMsg[restoreRequest](t, cmd)
+			if req.path != tc.wantPath || (req.folderID != 0) != tc.wantID {
+				t.Fatalf("restore %+v", req)
+			}
+		})
 	}
 }
