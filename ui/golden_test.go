@@ -60,7 +60,9 @@ func TestGolden(t *testing.T) {
 		}},
 		{"AddGroupDialog", consoleOpts{}, func(c *console) string {
 			c.openPermissionsOfData()
-			c.keys("k", "e", "down") // the owner's pick list: the users and groups are read
+			c.keys("k", "e")
+			c.waitFor("   viewer\n") // the owner's pick list: the users and groups are read
+			c.keys("down")
 			c.waitFor("› admin")
 			c.keys("esc", "a")
 			return c.waitFor("Add a group to /Data") // with the pick list of the platform's groups
@@ -158,7 +160,9 @@ func TestGolden(t *testing.T) {
 		}},
 		{"OwnerPickList", consoleOpts{}, func(c *console) string {
 			c.openPermissionsOfData()
-			c.keys("k", "e", "ctrl+u")
+			c.keys("k", "e")
+			c.waitFor("   viewer\n") // the users are read
+			c.keys("ctrl+u")
 			c.typeText("a")
 			c.keys("down")
 			return c.waitFor("› admin") // admin and analyst offered

@@ -58,7 +58,9 @@ func (p *Pane) gotPeople(msg peopleMsg) tea.Cmd {
 		p.people.users, p.people.groups = msg.users, msg.groups
 		if e := p.perms; e != nil && e.editingOwner { // the list came while the owner was typed
 			e.ownerPick = common.NewPicker(msg.users)
-			e.ownerPick.Filter(e.owner.Value())
+			if e.owner.Value() != e.perm.Owner { // untouched, it offers every user
+				e.ownerPick.Filter(e.owner.Value())
+			}
 		}
 		return nil
 	case common.IsUnauthorized(msg.err):
