@@ -124,6 +124,8 @@ func TestNoTerminalInjection(t *testing.T) {
 	c.keys("enter", "3")
 	c.waitFor(".imp")
 	c.keys("t")
+	c.waitFor("[y] trigger") // a trigger asks first
+	c.keys("y")
 	c.waitFor("409")
 	clean("status line")
 }

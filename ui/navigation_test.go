@@ -56,10 +56,42 @@ func TestRestoreFormRemembers(t *testing.T) {
 	c.keys("R")
 	c.waitFor(dir + "/Data.zip")
 	c.keys("down", "down", "space", "enter") // overwrite on (below the file and the target folder)
+	c.waitFor("Restore with overwrite?")
+	c.keys("y")
 	c.waitFor("restored")
 	c.keys("enter", "R")
 	screen := c.waitFor("start restore")
 	if !strings.Contains(screen, dir+"/Data.zip") || !strings.Contains(screen, "[x] overwrite") {
 		t.Errorf("the restore form forgot the archive or the flags:\n%s", strings.ReplaceAll(screen, dir, placeholder))
 	}
+}
+
+// TestRestoreWithOverwriteAsksFirst: a restore that overwrites asks, in a
+// box that cannot be missed, before anything is sent; n sends nothing.
+func TestRestoreWithOverwriteAsksFirst(t *testing.T) {
+	dir, _ := goldenTempDir(t)
+	t.Setenv("HOME", dir)
+	c := startConsole(t, consoleOpts{width: 100, height: 30})
+	c.waitFor("Exports/")
+	c.keys("j", "j", "j", "b")
+	c.waitFor("start backup")
+	c.keys("ctrl+u")
+	c.typeText("~/Data.zip")
+	c.keys("enter")
+	c.waitFor("backup written to")
+	c.keys("enter", "R")
+	c.waitFor("start restore")
+	c.keys("down", "down", "space", "enter")
+	c.waitFor("Restore with overwrite?")
+	c.keys("n")
+	screen := c.waitFor("Exports/")
+	if strings.Contains(screen, "restored") {
+		t.Errorf("n restored:\n%s", screen)
+	}
+	c.keys("R")
+	c.waitFor("start restore")
+	c.keys("down", "down", "space", "enter")
+	c.waitFor("Restore with overwrite?")
+	c.keys("y")
+	c.waitFor("← " + dir) // the restore went out (the server then judges it)
 }

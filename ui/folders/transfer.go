@@ -181,7 +181,14 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 					flags |= f
 				}
 			}
-			return restoreRequest{folderID: target, path: into, flags: flags, file: file}, nil
+			req := restoreRequest{folderID: target, path: into, flags: flags, file: file}
+			if flags&api.RestoreOverwrite != 0 {
+				// Overwrite replaces what is there: asked first, as k9s asks.
+				return common.OpenDialogMsg{Dialog: dialog.NewConfirm(p.ctx, "Restore with overwrite?",
+					fmt.Sprintf("Files of %s that exist in %s are replaced by the archive's. This cannot be undone.", file, into),
+					"overwrite", true, req)}, nil
+			}
+			return req, nil
 		}))
 }
 

@@ -117,7 +117,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case triggerRequest:
 		return p, p.trigger(msg)
 	case common.TriggerJobMsg: // a job's row in the folder tree
-		return p, p.trigger(triggerRequest{ref: msg.Ref, label: msg.Label})
+		return p, p.askTrigger(msg.Ref, msg.Label)
 	case common.StopJobMsg:
 		return p, p.askStop(msg.Ref, msg.Label, 0)
 	case common.SequenceFormMsg: // jobs marked in the folder tree
@@ -262,7 +262,7 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case r == nil:
 		return nil
 	case key.Matches(msg, k.Trigger):
-		return p.trigger(triggerRequest{ref: r.ref, label: r.label()})
+		return p.askTrigger(r.ref, strings.TrimSuffix(r.label(), fmt.Sprintf(" #%d", r.job.JobExecutionID)))
 	case key.Matches(msg, k.Stop) && (r.gone() || !r.state.Active()):
 		return common.Info(r.label() + " has ended: nothing to stop")
 	case key.Matches(msg, k.Stop):
@@ -469,6 +469,14 @@ func (p *Pane) openJob(msg common.OpenJobMsg) tea.Cmd {
 	return p.lookUpHistory(historyLookup{ref: api.UUID(msg.UUID)})
 }
 
+// askTrigger asks before a key triggers a job, as k9s asks before an
+// action: a stray t starts nothing. (:trigger, typed out, does not ask.)
+func (p *Pane) askTrigger(ref api.Ref, label string) tea.Cmd {
+	body := fmt.Sprintf("Run %s now? A new execution starts, as %s, and what it writes replaces its data.", label, p.ctx.User)
+	return common.OpenDialog(dialog.NewConfirm(p.ctx, "Trigger job", body, "trigger", false,
+		triggerRequest{ref: ref, label: label}))
+}
+
 // stopAsk is :stop PATH|ID, which asks first like the key does.
 type stopAsk struct {
 	ref   api.Ref
@@ -590,7 +598,7 @@ func (p *Pane) FullHelp() [][]key.Binding {
 		{common.Described(k.Open, "history"), common.Described(k.Logs, "log of the execution"), k.Filter, common.Described(k.Mark, "mark for sequence"), k.SortBy, k.SortReverse, k.Back},
 		p.sortKeyHelp(),
 		{common.Described(k.Refresh, "poll now"), k.PollFaster, k.PollSlower, k.PollPause, k.PollOff, k.CopyPath, k.CopyID},
-		{k.Trigger, common.Described(k.Stop, "stop (asks first)"), k.SequentialTrigger, common.Described(k.Delete, "delete job data (asks first)")},
+		{common.Described(k.Trigger, "trigger (asks first)"), common.Described(k.Stop, "stop (asks first)"), k.SequentialTrigger, common.Described(k.Delete, "delete job data (asks first)")},
 	}
 }
 

@@ -87,13 +87,19 @@ func TestKeys(t *testing.T) {
 				t.Errorf("marked %v cursor %d", p.marked, p.cursor)
 			}
 		}},
-		{"t triggers the selected job", []string{"j", "t"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
-			msgs := uitest.Expand(cmd)
-			if len(msgs) != 1 {
-				t.Fatalf("messages %v", msgs)
+		{"t asks, and y triggers the selected job", []string{"j", "t"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
+			ask := dialogOf(cmd)
+			if ask == nil {
+				t.Fatal("t triggered without asking")
 			}
-			got, ok := msgs[0].(triggeredMsg)
-			if !ok || got.ref != api.FileID(141) {
+			_, yes := ask.Update(uitest.Key("y"))
+			msgs := uitest.Expand(yes)
+			req, ok := msgs[0].(triggerRequest)
+			if len(msgs) != 1 || !ok || req.ref != api.FileID(141) {
+				t.Fatalf("y sent %#v, want a trigger of file 141", msgs)
+			}
+			msgs = uitest.Expand(p.trigger(req))
+			if got, ok := msgs[0].(triggeredMsg); !ok || got.ref != api.FileID(141) {
 				t.Errorf("got %#v, want a trigger of file 141", msgs[0])
 			}
 		}},
