@@ -97,6 +97,9 @@ func (p *Pane) folderLoaded(n *node) tea.Cmd {
 	if p.syncFiles(n) {
 		p.tree.rebuild()
 	}
+	for _, f := range n.files {
+		forgetStates(f) // a folder read again (r, :watch) reads its jobs' states again
+	}
 	if n.expanded {
 		return p.readStates(n)
 	}

@@ -406,15 +406,12 @@ func (p *Pane) close(n *node) {
 	}
 }
 
-// refresh reads again the selected folder if it is open, else its parent,
-// the file lists, and the states of the folder's jobs.
+// refresh reads again the selected folder if it is open, else its parent
+// (and with it the states of its jobs), and the file lists.
 func (p *Pane) refresh(n *node) tea.Cmd {
 	target := n
 	if (!n.expanded || n.isFile()) && n.parent != nil {
 		target = n.parent
-	}
-	for _, f := range target.files {
-		forgetStates(f)
 	}
 	cmds := []tea.Cmd{p.load(target), p.loadFiles()}
 	if p.perms != nil {
