@@ -174,7 +174,7 @@ func (p *Pane) renderDetails() {
 	if d == nil || d.conn == nil {
 		return
 	}
-	d.body = p.detailsBody(*d.conn)
+	d.body = p.detailsBody(d.id, *d.conn)
 	d.scroll(0, p.bodyHeight())
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -179,12 +180,12 @@ func (p *Pane) detailsView() []string {
 
 // detailsBody lists the connection's fields and properties. Secret
 // properties show a fixed mask, whatever their value or length.
-func (p *Pane) detailsBody(c model.Connection) []string {
+func (p *Pane) detailsBody(id int64, c model.Connection) []string {
 	st := p.ctx.Styles
 	sym := p.symbols()
 	type pair struct{ k, v string }
 	fields := []pair{
-		{"name", c.File.Name}, {"path", c.File.Path}, {"description", c.File.Description},
+		{"name", c.File.Name}, {"path", c.File.Path}, {"id", strconv.FormatInt(id, 10)}, {"description", c.File.Description},
 		{"type", typeName(c) + " (" + c.TypeID + ")"}, {"class", c.ClassName},
 		{"version", c.Version}, {"uuid", c.File.UUID},
 	}
