@@ -558,12 +558,7 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		writeArchiveError(w, err)
 		return
 	}
-	var result model.RestoreResult
-	err = s.store.InTx(r.Context(), func(tx *store.Tx) error {
-		var err error
-		if result, err = tx.Restore(r.Context(), userFrom(r), target, idx, opt); err != nil {
-			return err
-		}
+	result, err := s.store.RestoreArchive(r.Context(), userFrom(r), target, idx, opt, func(tx *store.Tx, result model.RestoreResult) error {
 		if err := checkFileConnections(r.Context(), tx.Queries, userFrom(r), result.Restored); err != nil {
 			return err
 		}

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
@@ -115,28 +117,158 @@ type RestoreIndex struct {
 // on any error nothing it did may stay. Refusals are *RefusedError
 // (conflicts, unknown owners or groups, missing dependencies, missing write
 // permission) or *DependentsError (overwriting a file others read from).
+// Store.RestoreArchive does the same with the checks run before the write lock.
 func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, idx *RestoreIndex, opt RestoreOptions) (model.RestoreResult, error) {
-	r := &restorer{q: q.cached(), user: user, opt: opt, archive: idx.archive, entries: idx.entries,
+	r := newRestorer(ctx, q.cached(), user, opt, idx.archive, idx.entries)
+	root, err := r.check(ctx, target)
+	if err == nil {
+		err = r.create(ctx, root)
+	}
+	if err != nil {
+		return model.RestoreResult{}, err
+	}
+	return r.result(), nil
+}
+
+// RestoreTestHooks, when a test sets them, see a restore's phases: Checked
+// after each run of its checks (underLock tells whether it held the write
+// lock), Committed after its commit with how long the write lock was held.
+var RestoreTestHooks struct {
+	Checked   func(underLock bool)
+	Committed func(held time.Duration)
+}
+
+// RestoreArchive does what Restore does in one transaction of its own, then
+// runs then in it before the commit, and holds the write lock only for the
+// writes when it can: for a target folder that exists, the checks (which
+// entries exist, the uploader's rights, sources, dependents, owners) read
+// the tree before the transaction, on one connection, noting SQLite's
+// data_version; if another connection committed before the write lock was
+// taken, the checks run again under the lock, so no change slips between
+// check and write.
+func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTarget, idx *RestoreIndex, opt RestoreOptions,
+	then func(tx *Tx, result model.RestoreResult) error) (model.RestoreResult, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return model.RestoreResult{}, fmt.Errorf("restore: %w", err)
+	}
+	defer conn.Close()
+	var early *restorer
+	var root File
+	var checkErr error
+	checkedAt, err := dataVersion(ctx, conn)
+	if err != nil {
+		return model.RestoreResult{}, err
+	}
+	if target.Folder.ID != 0 { // a target to create is a write: its checks wait for the lock
+		early = newRestorer(ctx, Queries{q: conn, secrets: s.secrets}, user, opt, idx.archive, cloneEntries(idx.entries))
+		root, checkErr = early.check(ctx, target)
+		if RestoreTestHooks.Checked != nil {
+			RestoreTestHooks.Checked(false)
+		}
+	}
+	sqlTx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock
+	if err != nil {
+		return model.RestoreResult{}, fmt.Errorf("begin transaction: %w", err)
+	}
+	locked := time.Now()
+	defer sqlTx.Rollback() // after a commit, a no-op
+	tx := &Tx{Queries: Queries{q: sqlTx, secrets: s.secrets}, Tx: sqlTx}
+	lockedAt, err := dataVersion(ctx, sqlTx)
+	if err != nil {
+		return model.RestoreResult{}, err
+	}
+	r := early
+	if early != nil && lockedAt == checkedAt {
+		r.rebind(tx.cached())
+	} else {
+		r = newRestorer(ctx, tx.cached(), user, opt, idx.archive, idx.entries)
+		root, checkErr = r.check(ctx, target)
+		if RestoreTestHooks.Checked != nil {
+			RestoreTestHooks.Checked(true)
+		}
+	}
+	if checkErr != nil {
+		return model.RestoreResult{}, checkErr
+	}
+	if err := r.create(ctx, root); err != nil {
+		return model.RestoreResult{}, err
+	}
+	result := r.result()
+	if err := then(tx, result); err != nil {
+		return model.RestoreResult{}, err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return model.RestoreResult{}, fmt.Errorf("commit: %w", err)
+	}
+	if RestoreTestHooks.Committed != nil {
+		RestoreTestHooks.Committed(time.Since(locked))
+	}
+	return result, nil
+}
+
+// dataVersion is SQLite's count, for the connection q runs on, of the
+// commits other connections made.
+func dataVersion(ctx context.Context, q querier) (int64, error) {
+	var v int64
+	if err := q.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("restore: data version: %w", err)
+	}
+	return v, nil
+}
+
+// cloneEntries copies entries for checks whose findings may be thrown away:
+// the checks write into the entries and their sources.
+func cloneEntries(entries []*restoreEntry) []*restoreEntry {
+	clones := make([]*restoreEntry, len(entries))
+	for i, e := range entries {
+		c := *e
+		c.sources = slices.Clone(e.sources)
+		clones[i] = &c
+	}
+	return clones
+}
+
+func newRestorer(ctx context.Context, q Queries, user User, opt RestoreOptions, a *archive.Archive, entries []*restoreEntry) *restorer {
+	r := &restorer{q: q, user: user, opt: opt, archive: a, entries: entries,
 		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{},
 		inherited: map[int64]*Permissions{}}
-	r.vis, _ = r.q.NewVisibility(ctx, user)
-	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
+	r.vis, _ = q.NewVisibility(ctx, user)
+	return r
+}
+
+// rebind moves a restorer whose checks read the tree outside the
+// transaction into it; what they found holds, since nothing was committed
+// in between.
+func (r *restorer) rebind(q Queries) {
+	r.q = q
+	r.vis.q = q
+}
+
+// check finds (or makes) the target folder and runs every check that reads
+// the tree, recording in the entries what the writes need.
+func (r *restorer) check(ctx context.Context, target RestoreTarget) (File, error) {
 	root, err := r.targetFolder(ctx, target)
 	if err != nil {
-		return result, err
+		return root, err
 	}
 	r.folders[root.Path] = root
 	r.vis.KnownVisible(root)
 	for _, e := range r.entries {
 		e.target = joinPath(root.Path, e.Path)
 	}
-	steps := []func(context.Context, File) error{r.resolveSources, r.checkExisting, r.resolveOwnersAndGroups,
-		r.checkOwnerChanges, r.checkOverwrites, r.create}
-	for _, step := range steps {
+	for _, step := range []func(context.Context, File) error{r.resolveSources, r.checkExisting,
+		r.resolveOwnersAndGroups, r.checkOwnerChanges, r.checkOverwrites} {
 		if err := step(ctx, root); err != nil {
-			return result, err
+			return root, err
 		}
 	}
+	return root, nil
+}
+
+// result reports what the restore made of each entry.
+func (r *restorer) result() model.RestoreResult {
+	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
 	for _, e := range r.entries {
 		if e.skipped != "" {
 			result.Skipped = append(result.Skipped, model.SkippedFile{Path: e.target, Reason: e.skipped})
@@ -145,7 +277,7 @@ func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, i
 		}
 	}
 	result.KeptHidden = r.keptHidden
-	return result, nil
+	return result
 }
 
 // targetFolder returns the folder to restore into, creating it (and the
