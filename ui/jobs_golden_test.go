@@ -35,10 +35,16 @@ func TestJobsGolden(t *testing.T) {
 		c.typeText("history /Data/ImportJobs/Orders.imp")
 		c.keys("enter")
 		c.waitFor("History of Orders.imp")
-		// Read the history again (r) until the run has finished.
-		for i := 0; ; i++ {
-			if s := c.screen(); strings.Contains(s, "#2       ✓ COMPLETED") || i == 50 {
-				return c.waitFor("#2       ✓ COMPLETED")
+		// Read the history again (r) until the run has finished, however
+		// long a loaded machine makes it (the wait had 50 reads, ~5 s).
+		deadline := time.Now().Add(time.Minute)
+		for {
+			s := c.screen()
+			if strings.Contains(s, "#2       ✓ COMPLETED") {
+				return s
+			}
+			if time.Now().After(deadline) {
+				c.t.Fatalf("the run never showed as completed; last screen:\n%s", s)
 			}
 			c.keys("r")
 			time.Sleep(100 * time.Millisecond)
