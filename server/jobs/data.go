@@ -161,25 +161,34 @@ func (t *stagedTable) write(ctx context.Context, batch []any, n int) error {
 	perStatement := max(1, min(500, maxVariables/width))
 	t.writes.Lock()
 	defer t.writes.Unlock()
-	tx, err := t.db.BeginTx(ctx, nil)
+	// The transaction is not bound to ctx: on a stop, database/sql would
+	// roll it back and close its connection from another goroutine while
+	// this one still holds a statement prepared on it, and the driver
+	// crashes finalizing that statement (seen when a server closed under a
+	// running import). A stop is noticed between statements instead.
+	txCtx := context.WithoutCancel(ctx)
+	tx, err := t.db.BeginTx(txCtx, nil)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", t.name, err)
 	}
 	defer tx.Rollback()
 	var full *sql.Stmt
 	for done := 0; done < n; {
+		if ctx.Err() != nil {
+			return fmt.Errorf("write %s: %w", t.name, context.Cause(ctx))
+		}
 		rows := min(perStatement, n-done)
 		args := batch[done*width : (done+rows)*width]
 		if rows == perStatement {
 			if full == nil {
-				if full, err = tx.PrepareContext(ctx, t.insertSQL(rows)); err != nil {
+				if full, err = tx.PrepareContext(txCtx, t.insertSQL(rows)); err != nil {
 					return fmt.Errorf("write %s: %w", t.name, err)
 				}
 				defer full.Close()
 			}
-			_, err = full.ExecContext(ctx, args...)
+			_, err = full.ExecContext(txCtx, args...)
 		} else {
-			_, err = tx.ExecContext(ctx, t.insertSQL(rows), args...)
+			_, err = tx.ExecContext(txCtx, t.insertSQL(rows), args...)
 		}
 		if err != nil {
 			return fmt.Errorf("write %s: %w", t.name, err)
