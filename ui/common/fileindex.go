@@ -26,6 +26,7 @@ func (e FileEntry) FileName() string { return e.Path[strings.LastIndexByte(e.Pat
 type FileIndex struct {
 	byFolder map[string][]FileEntry // by name within a folder
 	byPath   map[string]FileEntry
+	byUUID   map[string]FileEntry
 	// Missing are the kinds the server lists not (an older release, a
 	// missing plug-in): their files are not in the index.
 	Missing []model.Kind
@@ -66,9 +67,13 @@ func ReadFileIndex(ctx context.Context, client *api.Client) (*FileIndex, error) 
 
 // NewFileIndex indexes entries by folder and by path.
 func NewFileIndex(entries []FileEntry) *FileIndex {
-	x := &FileIndex{byFolder: map[string][]FileEntry{}, byPath: make(map[string]FileEntry, len(entries))}
+	x := &FileIndex{byFolder: map[string][]FileEntry{}, byPath: make(map[string]FileEntry, len(entries)),
+		byUUID: make(map[string]FileEntry, len(entries))}
 	for _, e := range entries {
 		x.byPath[e.Path] = e
+		if e.UUID != "" {
+			x.byUUID[e.UUID] = e
+		}
 		folder := parentOf(e.Path)
 		x.byFolder[folder] = append(x.byFolder[folder], e)
 	}
@@ -92,6 +97,15 @@ func (x *FileIndex) ByPath(path string) (FileEntry, bool) {
 		return FileEntry{}, false
 	}
 	e, ok := x.byPath[path]
+	return e, ok
+}
+
+// ByUUID returns the file with a UUID.
+func (x *FileIndex) ByUUID(uuid string) (FileEntry, bool) {
+	if x == nil {
+		return FileEntry{}, false
+	}
+	e, ok := x.byUUID[uuid]
 	return e, ok
 }
 

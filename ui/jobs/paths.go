@@ -39,11 +39,15 @@ func (p *Pane) chooseLayout() {
 }
 
 // pathOf is what the path column says of a row: the path it was triggered
-// by or read for it; the file's UUID while no path is known (a platform
-// whose file read names no path).
+// by, the one the file index holds for its UUID, or the one read for it;
+// the file's UUID while no path is known (a platform whose file read names
+// no path).
 func (p *Pane) pathOf(r *row) string {
 	if r.ref.IsPath() {
 		return r.ref.String()
+	}
+	if e, ok := p.ctx.FileIndex.ByUUID(r.job.UUID); ok {
+		return e.Path
 	}
 	if path := p.paths[r.job.FileID]; path != "" {
 		return path
@@ -51,8 +55,9 @@ func (p *Pane) pathOf(r *row) string {
 	return r.job.UUID
 }
 
-// readPaths reads the paths of the visible rows' files not known yet, when
-// a path column shows; one read at a time, each file once.
+// readPaths reads the paths of the visible rows' files not known yet (not
+// in the file index the folders pane read), when a path column shows; one
+// read at a time, each file once.
 func (p *Pane) readPaths() tea.Cmd {
 	client := p.ctx.Client
 	if p.reading || client == nil || !p.needsPath() {
@@ -61,6 +66,9 @@ func (p *Pane) readPaths() tea.Cmd {
 	var ids []int64
 	first, last := p.visibleRange()
 	for _, r := range p.table.view[first:last] {
+		if _, indexed := p.ctx.FileIndex.ByUUID(r.job.UUID); indexed {
+			continue
+		}
 		if _, known := p.paths[r.job.FileID]; !known && r.job.FileID > 0 && !r.ref.IsPath() {
 			ids = append(ids, r.job.FileID)
 			p.paths[r.job.FileID] = "" // asked: not again, whatever the answer

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // TestWidePaneReadsThePaths: on a pane of 160 columns the path column shows,
@@ -29,5 +30,30 @@ func TestWidePaneReadsThePaths(t *testing.T) {
 	p.SetSize(wideAt-1, 20)
 	if screen(p.View()); p.layout.path != 0 && !p.needsPath() {
 		t.Error("a path column below 160 columns with no two rows of one name")
+	}
+}
+
+// TestIndexedPathsAreNotReadAgain: a file the folders pane's file index
+// holds gets its path from there, with no read of the file.
+func TestIndexedPathsAreNotReadAgain(t *testing.T) {
+	pl := startPlatform(t, nil)
+	if _, err := pl.client.TriggerJob(t.Context(), api.Path("/Data/ImportJobs/Events.imp")); err != nil {
+		t.Fatal(err)
+	}
+	index, err := common.ReadFileIndex(t.Context(), pl.client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newTestPane(pl.client, wideAt, 20, time.Now)
+	p.ctx.FileIndex = index
+	p.polling.every = 0
+	u := newPump(t, p)
+	defer u.drain()
+	u.run(p.Init())
+	u.until("the path of Events.imp", 20*time.Second, func() bool {
+		return strings.Contains(screen(p.View()), "/Data/ImportJobs/Events.imp")
+	})
+	if len(p.paths) != 0 {
+		t.Errorf("paths read though the index holds them: %v", p.paths)
 	}
 }
