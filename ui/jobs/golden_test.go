@@ -268,3 +268,22 @@ func duplicatesAt(t *testing.T, width int) *Pane {
 	p.Update(pathsMsg{paths: map[int64]string{501: "/Analytics/Finance/Sales.wbk", 502: "/Analytics/Sales.wbk"}})
 	return p
 }
+
+// TestFailedReasonLineCleansState: the reason line under the dashboard
+// names the selected execution's state as the server sent it, so a hostile
+// state is cleaned there as in the state column.
+func TestFailedReasonLineCleansState(t *testing.T) {
+	for _, hostile := range uitest.Hostile {
+		p := dashboardAt(t, 100, 12)
+		wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt.Add(-3*time.Second))
+		p.Update(pollMsg{req: p.polling.req, jobs: append(p.listedJobs(), wbk)})
+		p.watched[45] = "Sales by Region.wbk #45"
+		p.Update(pollMsg{req: p.polling.req, jobs: p.listedJobs()[:3]})
+		p.Update(statusMsg{req: p.status.req, results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+			JobStatus: model.JobState(hostile), JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
+		p.keepSelection(45)
+		if found := uitest.Controls(p.View()); len(found) > 0 {
+			t.Errorf("state %q: the dashboard holds %d control(s), first %s", hostile, len(found), found[0])
+		}
+	}
+}

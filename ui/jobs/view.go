@@ -185,7 +185,7 @@ func (p *Pane) dashboardView() string {
 	}
 	if reason := p.selectedReason(); reason != "" {
 		r := p.selected()
-		line := fmt.Sprintf("#%d %s — %s", r.job.JobExecutionID, r.state, common.Clean(reason))
+		line := fmt.Sprintf("#%d %s — %s", r.job.JobExecutionID, common.Clean(string(r.state)), common.Clean(reason))
 		b.WriteString(stateStyle(st, r.state).Render(ansi.Truncate(line, p.width, "…")))
 		b.WriteByte('\n')
 	}
