@@ -139,7 +139,11 @@ func (c *commandLine) matching() []common.Command {
 // folders a tab left to choose from.
 func (c *commandLine) hint() string {
 	if len(c.candidates) > 0 {
-		return strings.Join(c.candidates, "  ")
+		shown := make([]string, len(c.candidates))
+		for i, p := range c.candidates {
+			shown[i] = common.Clean(p) // folder paths the server named
+		}
+		return strings.Join(shown, "  ")
 	}
 	var parts []string
 	for _, cmd := range c.matching() {
