@@ -197,7 +197,7 @@ func (f *Form) labelWidth() int {
 func (f *Form) View() string {
 	st := f.ctx.Styles
 	inner := f.innerWidth()
-	lines := []string{st.DialogTitle.Render(truncate(f.title, inner))}
+	lines := []string{st.DialogTitle.Render(truncate(common.Clean(f.title), inner))} // titles name server files
 	if f.note != "" {
 		lines = append(lines, st.Label.Width(inner).Render(f.note))
 	}
