@@ -234,6 +234,17 @@ func TestFolderManagementKeys(t *testing.T) {
 			t.Fatalf("write %+v", w)
 		}
 	})
+	t.Run("F2 on a hostile name shows it cleaned", func(t *testing.T) {
+		for _, hostile := range uitest.Hostile {
+			p := folderPane(t, false)
+			p.tree.rows[p.cursor].name = hostile
+			d := onlyMsg[common.OpenDialogMsg](t, press(p, "f2")).Dialog
+			d.SetSize(100, 20)
+			if found := uitest.Controls(d.View()); len(found) > 0 {
+				t.Errorf("name %q: the rename form holds %d control(s), first %s", hostile, len(found), found[0])
+			}
+		}
+	})
 	t.Run("a bad name is refused in the form", func(t *testing.T) {
 		p := folderPane(t, false)
 		d := onlyMsg[common.OpenDialogMsg](t, press(p, "N")).Dialog

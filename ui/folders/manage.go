@@ -108,7 +108,7 @@ func (p *Pane) openRename(n *node) tea.Cmd {
 		return p.fail("only a folder below the root can be renamed here")
 	}
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Rename "+n.path(), "", "rename", []dialog.Field{
-		{Name: "name", Label: "new name", Text: true, Value: n.name},
+		{Name: "name", Label: "new name", Text: true, Value: common.Clean(n.name)}, // a hostile name is offered shown, so renaming fixes it
 	}, func(v dialog.Values) (tea.Msg, error) {
 		return p.renameWrite(n, v.Text("name"))
 	}))
