@@ -261,6 +261,11 @@ func TestUserManagement(t *testing.T) {
 		p.wantFailure(p.call("", http.MethodGet, path, nil), http.StatusUnauthorized, "")
 	}
 	p.wantFailure(p.call("admin", http.MethodGet, "/rest/user-management/users?maxResults=-1", nil), http.StatusBadRequest, "maxResults")
+	// lo+maxResults overflowed to a negative bound and the handler panicked.
+	p.get("admin", "/rest/user-management/users?startIndex=1&maxResults=9223372036854775807", &users)
+	if users.Total != 3 || len(users.Elements) != 2 {
+		t.Fatalf("huge window %+v", users)
+	}
 	var me model.User
 	p.get("viewer", "/rest/user-management/logged-in-user", &me)
 	if me.Username != "viewer" || !slices.Equal(me.Groups, []string{"viewers"}) {

@@ -43,10 +43,11 @@ func window(w http.ResponseWriter, r *http.Request) (start, max int, ok bool) {
 	return start, max, true
 }
 
-// page returns the part of n items the window asks for, as slice bounds.
+// page returns the part of n items the window asks for, as slice bounds;
+// it bounds max by what is left first, since lo+max overflows for a huge max.
 func page(n, start, max int) (int, int) {
 	lo := min(start, n)
-	return lo, min(lo+max, n)
+	return lo, lo + min(max, n-lo)
 }
 
 // administrator lets only administrators through (403 for the others):
