@@ -399,3 +399,19 @@ func TestRestoreIntoANewPath(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnerFieldIsClean: editing the owner starts from the owner the server
+// named, shown cleaned in the field as in the row.
+func TestOwnerFieldIsClean(t *testing.T) {
+	for _, hostile := range uitest.Hostile {
+		p := paneWithFiles(t, false)
+		press(p, "p")
+		e := p.perms
+		p.Update(permsMsg{req: e.req, target: e.path, perm: model.Permission{Owner: hostile}})
+		p.Update(peopleMsg{users: []string{"admin", hostile}, groups: []string{"analysts"}})
+		press(p, "k", "e")
+		if found := uitest.Controls(e.view()); len(found) > 0 {
+			t.Errorf("owner %q: the editor holds %d control(s), first %s", hostile, len(found), found[0])
+		}
+	}
+}

@@ -203,7 +203,7 @@ func (e *permEditor) edit() tea.Cmd {
 	switch {
 	case e.row == rowOwner:
 		e.editingOwner = true
-		e.owner.SetValue(e.perm.Owner)
+		e.owner.SetValue(common.Clean(e.perm.Owner)) // the text input lets bidi controls through
 		e.owner.CursorEnd()
 		e.ownerPick = common.NewPicker(e.people.users) // every user offered until one types
 		return e.owner.Focus()
