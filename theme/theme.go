@@ -3,6 +3,7 @@ package theme
 import (
 	"image/color"
 	"os"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
@@ -81,8 +82,13 @@ var DefaultSymbols = Symbols{
 	},
 }
 
-// Styles is the one style sheet of the console.
+// Styles is the one style sheet of the console. A sheet is never changed
+// once built: new colours (the terminal reported its background) come as a
+// new sheet with a new Generation, and every cache of rendered text keys on
+// the Generation it drew with, so it notices the change by itself.
 type Styles struct {
+	generation uint64
+
 	Dark    bool
 	NoColor bool
 	Palette Palette
@@ -113,6 +119,13 @@ type Styles struct {
 	TooSmall lipgloss.Style
 }
 
+// generations numbers the sheets New builds; the console's ssh server
+// builds them from many sessions at once.
+var generations atomic.Uint64
+
+// Generation tells this sheet from every other New built.
+func (s *Styles) Generation() uint64 { return s.generation }
+
 // NoColorRequested reports whether the environment asks for no colour
 // (https://no-color.org): any non-empty NO_COLOR.
 func NoColorRequested() bool { return os.Getenv("NO_COLOR") != "" }
@@ -122,7 +135,7 @@ func NoColorRequested() bool { return os.Getenv("NO_COLOR") != "" }
 // reverse video, which survive a monochrome terminal.
 func New(dark, noColor bool) *Styles {
 	p := NewPalette(dark)
-	s := &Styles{Dark: dark, NoColor: noColor, Palette: p, Symbols: DefaultSymbols}
+	s := &Styles{generation: generations.Add(1), Dark: dark, NoColor: noColor, Palette: p, Symbols: DefaultSymbols}
 	fg := func(c color.Color) lipgloss.Style {
 		if noColor {
 			return lipgloss.NewStyle()

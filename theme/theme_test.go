@@ -13,6 +13,9 @@ func styles(s *Styles) map[string]lipgloss.Style {
 	out := map[string]lipgloss.Style{}
 	v := reflect.ValueOf(s).Elem()
 	for i := range v.NumField() {
+		if !v.Type().Field(i).IsExported() {
+			continue
+		}
 		if st, ok := v.Field(i).Interface().(lipgloss.Style); ok {
 			out[v.Type().Field(i).Name] = st
 		}
@@ -64,5 +67,14 @@ func TestStatesHaveSymbols(t *testing.T) {
 	}
 	if New(true, true).Toggle(true) == New(true, true).Toggle(false) {
 		t.Error("a toggle on and off look the same without colour")
+	}
+}
+
+// TestEverySheetHasItsOwnGeneration: caches of rendered text key on the
+// Generation, so two sheets, even alike, never share one.
+func TestEverySheetHasItsOwnGeneration(t *testing.T) {
+	a, b := New(true, false), New(true, false)
+	if a.Generation() == b.Generation() {
+		t.Errorf("two sheets share generation %d", a.Generation())
 	}
 }

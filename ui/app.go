@@ -143,9 +143,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize(msg.Width, msg.Height)
 		return m, nil
 	case tea.BackgroundColorMsg:
+		// Panes are not told: their caches key on the styles' Generation.
 		m.ctx.Styles = theme.New(msg.IsDark(), m.ctx.Styles.NoColor)
 		m.help.Styles = m.ctx.Styles.Help
-		return m, m.broadcast(msg)
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.MouseWheelMsg:

@@ -11,6 +11,9 @@ import (
 // root updates it (new styles when the terminal reports its background, a
 // new client after a login) and everyone sees the change at the next View.
 type Context struct {
+	// Styles is replaced, never changed in place: a cache of rendered text
+	// keys on Styles.Generation() and so redraws after a new theme by
+	// itself; no pane is told.
 	Styles *theme.Styles
 	Keys   *KeyMap
 	Client *api.Client

@@ -197,7 +197,7 @@ func (p *Pane) changed() tea.Cmd {
 	g := newGraph(p.graph.connID, p.graph.path, p.graphGen)
 	p.graphs[g.connID] = g
 	p.graph = g
-	p.dropRenderings()
+	p.dropGraphLines()
 	p.relayoutGraph()
 	return p.readLevel(g)
 }

@@ -159,8 +159,10 @@ type details struct {
 	err    error
 	offset int
 	// body is the connection rendered, drawn again only when the
-	// connection, the pane's width or the styles change, never per frame.
-	body []string
+	// connection, the pane's width or the styles (bodyStyles is their
+	// Generation) change, never per frame.
+	body       []string
+	bodyStyles uint64
 }
 
 func (d *details) scroll(delta, height int) {
@@ -174,7 +176,7 @@ func (p *Pane) renderDetails() {
 	if d == nil || d.conn == nil {
 		return
 	}
-	d.body = p.detailsBody(d.id, *d.conn)
+	d.body, d.bodyStyles = p.detailsBody(d.id, *d.conn), p.ctx.Styles.Generation()
 	d.scroll(0, p.bodyHeight())
 }
 
@@ -222,7 +224,7 @@ func (p *Pane) openGraph(id int64, path string) tea.Cmd {
 		p.graphs[id] = g
 	}
 	p.mode, p.graph, p.gcursor, p.goffset = modeGraph, g, 0, 0
-	p.dropRenderings()
+	p.dropGraphLines()
 	p.relayoutGraph()
 	return p.readLevel(g)
 }
@@ -234,7 +236,7 @@ func (p *Pane) refreshGraph() tea.Cmd {
 	g := newGraph(old.connID, old.path, p.graphGen)
 	p.graphs[g.connID] = g
 	p.graph = g
-	p.dropRenderings()
+	p.dropGraphLines()
 	p.relayoutGraph()
 	return p.readLevel(g)
 }

@@ -41,10 +41,7 @@ type Pane struct {
 	typesPending map[int64]bool
 	typeGen      int
 
-	// renderGen invalidates every row's rendering (entry.rendered) when the
-	// styles change; nodeCache keeps the rendering of graph lines, dropped
-	// with the graph.
-	renderGen int
+	// nodeCache keeps the rendering of graph lines, dropped with the graph.
 	nodeCache map[*node]renderedNode
 
 	details *details
@@ -124,9 +121,6 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case common.WatchTickMsg:
 		// The list is read again quietly; the selection and the filter stay.
 		return p, p.loadList(0, false)
-	case tea.BackgroundColorMsg:
-		p.dropRenderings() // the styles changed with the background
-		p.renderDetails()
 	}
 	return p, nil
 }
@@ -139,11 +133,12 @@ func (p *Pane) reset() {
 	p.typesPending, p.typeGen = map[int64]bool{}, p.typeGen+1
 	p.mode, p.details, p.graph, p.lines = modeList, nil, nil, nil
 	p.graphs = map[int64]*graph{}
-	p.dropRenderings()
+	p.dropGraphLines()
 }
 
-func (p *Pane) dropRenderings() {
-	p.renderGen++
+// dropGraphLines forgets the graph lines as drawn, whose nodes a new graph
+// leaves behind. New styles need no call: the caches key on them.
+func (p *Pane) dropGraphLines() {
 	p.nodeCache = map[*node]renderedNode{}
 }
 

@@ -113,9 +113,14 @@ func (p *Pane) listTitle() string {
 
 // renderedRow is a row as last drawn, with what it depended on.
 type renderedRow struct {
-	gen, version, width int
-	selected            bool
-	text                string
+	key  rowKey
+	text string
+}
+
+type rowKey struct {
+	version, width int
+	selected       bool
+	styles         uint64 // the Generation of the styles it was drawn with
 }
 
 // cachedRow returns a row's rendering, drawn again only when the width,
@@ -123,12 +128,12 @@ type renderedRow struct {
 // unchanged screen, or after a refresh that changed other rows, renders
 // nothing anew.
 func (p *Pane) cachedRow(e *entry, c columns, selected bool, sym theme.GraphSymbols) string {
-	r := &e.rendered
-	if r.text != "" && r.gen == p.renderGen && r.version == e.version && r.width == p.width && r.selected == selected {
+	key := rowKey{version: e.version, width: p.width, selected: selected, styles: p.ctx.Styles.Generation()}
+	if r := e.rendered; r.text != "" && r.key == key {
 		return r.text
 	}
-	*r = renderedRow{gen: p.renderGen, version: e.version, width: p.width, selected: selected, text: p.row(e, c, selected, sym)}
-	return r.text
+	e.rendered = renderedRow{key: key, text: p.row(e, c, selected, sym)}
+	return e.rendered.text
 }
 
 // row renders one connection. A hidden system connection is dimmed and
@@ -173,6 +178,9 @@ func (p *Pane) detailsView() []string {
 		return append(lines, st.Empty.Render("could not read it (r reads again)"))
 	case d.conn == nil:
 		return append(lines, st.Empty.Render(strings.TrimSpace(p.ctx.Spinner+" reading…")))
+	}
+	if d.bodyStyles != st.Generation() {
+		p.renderDetails()
 	}
 	end := min(len(d.body), d.offset+p.bodyHeight())
 	return append(lines, d.body[d.offset:end]...)
@@ -246,11 +254,16 @@ func (p *Pane) graphView() []string {
 
 // renderedNode is a graph line as last drawn, with what it depended on.
 type renderedNode struct {
+	key  nodeKey
+	text string
+}
+
+type nodeKey struct {
 	width     int
 	selected  bool
 	state     loadState
 	childrenN int
-	text      string
+	styles    uint64 // the Generation of the styles it was drawn with
 }
 
 // cachedGraphLine returns a graph line's rendering, drawn again only when
@@ -258,12 +271,12 @@ type renderedNode struct {
 // drawn afresh.
 func (p *Pane) cachedGraphLine(l line, selected bool, sym theme.GraphSymbols) string {
 	n := l.n
-	if r, ok := p.nodeCache[n]; ok && n.state != loading && r.width == p.width && r.selected == selected &&
-		r.state == n.state && r.childrenN == len(n.children) {
+	key := nodeKey{width: p.width, selected: selected, state: n.state, childrenN: len(n.children), styles: p.ctx.Styles.Generation()}
+	if r, ok := p.nodeCache[n]; ok && n.state != loading && r.key == key {
 		return r.text
 	}
 	text := p.graphLine(l, selected, sym)
-	p.nodeCache[n] = renderedNode{width: p.width, selected: selected, state: n.state, childrenN: len(n.children), text: text}
+	p.nodeCache[n] = renderedNode{key: key, text: text}
 	return text
 }
 

@@ -69,8 +69,8 @@ func New(ctx *common.Context) *Pane {
 	return &Pane{ctx: ctx, tree: newTree(), filter: common.NewFilterField("filter"), requests: map[int64]int{}, rows: newRowCache()}
 }
 
-// dropRenderings forgets the rows and breadcrumbs as drawn, for new styles
-// or a new tree.
+// dropRenderings forgets the rows and breadcrumbs as drawn, whose nodes a
+// new tree leaves behind. New styles need no call: the caches key on them.
 func (p *Pane) dropRenderings() {
 	p.rows = newRowCache()
 	p.crumbs = crumbsCache{}
@@ -174,9 +174,6 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.gotPeople(msg)
 	case jobStatesMsg:
 		p.gotStates(msg)
-		return p, nil
-	case tea.BackgroundColorMsg:
-		p.dropRenderings() // the root swapped the styles they were drawn with
 		return p, nil
 	case permsMsg, addGroupMsg, setFlagsMsg, deleteGroupMsg:
 		if p.perms != nil {

@@ -1,23 +1,20 @@
 package folders
 
 import (
-	"image/color"
 	"testing"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/theme"
 )
 
 // When the terminal reports a light background the root swaps the styles;
-// rows and breadcrumbs drawn under the old ones are drawn again.
+// the rows and breadcrumbs drawn under the old ones are drawn again at the next View,
+// without the pane being told: its caches key on the styles.
 func TestNewStylesRedrawTheRows(t *testing.T) {
 	light := theme.New(false, false)
 
 	p := newTestPane(t, 60, 10)
 	dark := p.View()
 	p.ctx.Styles = light
-	p.Update(tea.BackgroundColorMsg{Color: color.White})
 
 	fresh := newTestPane(t, 60, 10)
 	fresh.ctx.Styles = light

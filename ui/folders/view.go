@@ -11,47 +11,62 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
-// rowCache keeps each row's rendering until the node, the width or the
-// cursor changes, so a redraw of an unchanged screen renders nothing anew.
+// rowCache keeps each row's rendering until the node, the width, the
+// cursor or the styles change, so a redraw of an unchanged screen renders
+// nothing anew.
 type rowCache struct {
 	entries map[*node]cachedRow
 }
 
 type cachedRow struct {
+	key  rowKey
+	text string
+}
+
+// rowKey is what a row's rendering depends on besides the node's name.
+type rowKey struct {
 	version  int
 	width    int
 	selected bool
-	text     string
+	styles   uint64 // the Generation of the styles it was drawn with
 }
 
 func newRowCache() rowCache { return rowCache{entries: map[*node]cachedRow{}} }
 
 // frame is the last screen View drew, valid within one generation of the
-// pane while the shared spinner shows the same frame.
+// pane while the shared spinner shows the same frame and the styles are
+// the same.
 type frame struct {
 	gen     int
 	spinner string
+	styles  uint64
 	text    string
 }
 
 // crumbsCache is the last breadcrumbs line and what it depends on.
 type crumbsCache struct {
+	key  crumbsKey
+	text string
+}
+
+type crumbsKey struct {
 	node         *node
 	version      int
 	shape, width int
 	marked       int
-	text         string
+	styles       uint64
 }
 
 // View implements common.Pane: breadcrumbs, the filter when one is set,
 // the rows on screen, and the permissions beside or over them.
 func (p *Pane) View() string {
-	if p.frame.gen == p.gen && p.frame.spinner == p.ctx.Spinner && p.frame.text != "" {
+	f := frame{gen: p.gen, spinner: p.ctx.Spinner, styles: p.ctx.Styles.Generation()}
+	if p.frame.text != "" && p.frame.gen == f.gen && p.frame.spinner == f.spinner && p.frame.styles == f.styles {
 		return p.frame.text
 	}
-	text := p.render()
-	p.frame = frame{gen: p.gen, spinner: p.ctx.Spinner, text: text}
-	return text
+	f.text = p.render()
+	p.frame = f
+	return f.text
 }
 
 func (p *Pane) render() string {
@@ -106,14 +121,12 @@ func (p *Pane) breadcrumbs(width int) string {
 	if n == nil {
 		return p.ctx.Styles.Breadcrumb.Render("/")
 	}
-	c := crumbsCache{node: n, version: n.version, shape: p.tree.shape, width: width, marked: p.tree.markedCount}
-	if cached := p.crumbs; cached.text != "" && cached.node == c.node && cached.version == c.version &&
-		cached.shape == c.shape && cached.width == c.width && cached.marked == c.marked {
-		return cached.text
+	key := crumbsKey{node: n, version: n.version, shape: p.tree.shape, width: width, marked: p.tree.markedCount, styles: p.ctx.Styles.Generation()}
+	if p.crumbs.text != "" && p.crumbs.key == key {
+		return p.crumbs.text
 	}
-	c.text = p.renderBreadcrumbs(n, width)
-	p.crumbs = c
-	return c.text
+	p.crumbs = crumbsCache{key: key, text: p.renderBreadcrumbs(n, width)}
+	return p.crumbs.text
 }
 
 func (p *Pane) renderBreadcrumbs(n *node, width int) string {
@@ -141,14 +154,15 @@ func (p *Pane) renderBreadcrumbs(n *node, width int) string {
 // row renders one folder, from the cache when nothing about it changed.
 // Loading rows carry the spinner and are drawn fresh each time.
 func (p *Pane) row(n *node, width int, selected bool) string {
+	key := rowKey{version: n.version, width: width, selected: selected, styles: p.ctx.Styles.Generation()}
 	if n.state != loading {
-		if c, ok := p.rows.entries[n]; ok && c.version == n.version && c.width == width && c.selected == selected {
+		if c, ok := p.rows.entries[n]; ok && c.key == key {
 			return c.text
 		}
 	}
 	text := p.renderRow(n, width, selected)
 	if n.state != loading {
-		p.rows.entries[n] = cachedRow{version: n.version, width: width, selected: selected, text: text}
+		p.rows.entries[n] = cachedRow{key: key, text: text}
 	}
 	return text
 }

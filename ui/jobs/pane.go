@@ -107,9 +107,6 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.gotStatuses(msg)
 	case common.LoggedInMsg:
 		return p, p.reset()
-	case tea.BackgroundColorMsg:
-		p.touchAll() // the root swapped the styles the rows were drawn with
-		return p, nil
 	case tea.KeyPressMsg:
 		return p, p.handleKey(msg)
 	case intervalRequest:
@@ -254,7 +251,6 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			if !p.marked[r.job.FileID] {
 				delete(p.marked, r.job.FileID)
 			}
-			p.touchAll()
 			p.moveCursor(1)
 		}
 	case key.Matches(msg, k.SequentialTrigger):
@@ -325,14 +321,6 @@ func (p *Pane) back() {
 	}
 	p.mode = modeDashboard
 	p.history, p.details = nil, nil
-}
-
-// touchAll invalidates every cached row rendering (the marks or the styles
-// changed).
-func (p *Pane) touchAll() {
-	for _, r := range p.table.rows {
-		r.version++
-	}
 }
 
 func (p *Pane) selected() *row {

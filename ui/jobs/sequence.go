@@ -207,7 +207,6 @@ func (p *Pane) gotSequence(msg sequenceMsg) tea.Cmd {
 		}
 	}
 	clear(p.marked)
-	p.touchAll()
 	note := fmt.Sprintf("sequential trigger: %d of %d triggered", triggered, len(msg.plan.ExecutionPlan))
 	if msg.plan.Notice != "" {
 		note += "; " + msg.plan.Notice

@@ -1,23 +1,20 @@
 package jobs
 
 import (
-	"image/color"
 	"testing"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/theme"
 )
 
 // When the terminal reports a light background the root swaps the styles;
-// rows drawn under the old ones are drawn again.
+// the rows drawn under the old ones are drawn again at the next View,
+// without the pane being told: its caches key on the styles.
 func TestNewStylesRedrawTheRows(t *testing.T) {
 	light := theme.New(false, false)
 
 	p := dashboardAt(t, 100, 12)
 	dark := p.View()
 	p.ctx.Styles = light
-	p.Update(tea.BackgroundColorMsg{Color: color.White})
 
 	fresh := dashboardAt(t, 100, 12)
 	fresh.ctx.Styles = light

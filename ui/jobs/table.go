@@ -53,6 +53,8 @@ type lineKey struct {
 	path           int // the width of the path column, 0 when it is hidden
 	version, width int
 	elapsed        int64
+	marked         bool
+	styles         uint64 // the Generation of the styles it was drawn with
 }
 
 // indexKey is the text of a row the filter searches.

@@ -249,7 +249,8 @@ func (p *Pane) headerLine() string {
 // renderRow returns a row's line, from its cache while nothing it shows
 // changed (the elapsed time counts in whole seconds).
 func (p *Pane) renderRow(r *row, now time.Time) string {
-	k := lineKey{version: r.version, width: p.width, elapsed: int64(r.elapsed(now) / time.Second), path: p.layout.path}
+	k := lineKey{version: r.version, width: p.width, elapsed: int64(r.elapsed(now) / time.Second), path: p.layout.path,
+		marked: p.marked[r.job.FileID], styles: p.ctx.Styles.Generation()}
 	if r.lineKey == k && r.line != "" {
 		return r.line
 	}
