@@ -97,31 +97,47 @@ type Compressed struct {
 	size   int // of the body
 }
 
-// Compress prepares a platform file's body for AddCompressed: deflated at
-// BestSpeed, or stored when deflating would not make it smaller (a tiny
-// entry). It is safe to call from many goroutines.
+// Compress prepares a platform file's body for AddCompressed: a small body
+// deflated with fixed codes (deflateFixed), a larger one at BestSpeed, and
+// either stored when deflating would not make it smaller. It is safe to
+// call from many goroutines.
 func Compress(path string, body []byte) (Compressed, error) {
 	if _, ok := model.KindOfPath(path); !ok {
 		return Compressed{}, fmt.Errorf("archive %s: %w: not a platform file name", path, ErrInvalid)
 	}
 	e := Compressed{path: path, method: zip.Store, data: body, crc: crc32.ChecksumIEEE(body), size: len(body)}
-	var buf bytes.Buffer
-	buf.Grow(len(body))
-	fw, err := fastDeflate(&buf)
+	var deflated []byte
+	if len(body) <= fixedLimit {
+		deflated = deflateFixed(body)
+	} else {
+		var err error
+		if deflated, err = deflateLarge(body); err != nil {
+			return Compressed{}, fmt.Errorf("archive %s: %w", path, err)
+		}
+	}
+	if len(deflated) < len(body) {
+		e.method, e.data = zip.Deflate, deflated
+	}
+	return e, nil
+}
+
+// deflateLarge compresses body at BestSpeed into a slice of its own size
+// (the pooled buffer it is written to is not kept with the entry).
+func deflateLarge(body []byte) ([]byte, error) {
+	buf := largeBuffers.Get().(*bytes.Buffer)
+	defer largeBuffers.Put(buf)
+	buf.Reset()
+	fw, err := fastDeflate(buf)
 	if err == nil {
 		_, err = fw.Write(body)
 		if closeErr := fw.Close(); err == nil {
 			err = closeErr
 		}
 	}
-	if err != nil {
-		return Compressed{}, fmt.Errorf("archive %s: %w", path, err)
-	}
-	if buf.Len() < len(body) {
-		e.method, e.data = zip.Deflate, buf.Bytes()
-	}
-	return e, nil
+	return bytes.Clone(buf.Bytes()), err
 }
+
+var largeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // AddCompressed adds a file Compress prepared, and its metadata (nil for none).
 func (w *Writer) AddCompressed(e Compressed, meta *FileMeta) error {

@@ -1,0 +1,4 @@
+package archive
+
+// DeflateFixed lets the external tests reach deflateFixed.
+var DeflateFixed = deflateFixed
