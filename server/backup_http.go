@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -440,12 +439,12 @@ func (p backupPlan) compress(files []store.Exported) ([]archive.Compressed, erro
 		wg.Go(func() {
 			for i := first; i < len(files); i += workers {
 				e := files[i]
-				if e.Config == nil {
+				if !e.HasConfiguration() {
 					continue
 				}
-				cfg := encodeSecrets(*e.Config)
-				maskHiddenLinks(&cfg, p.sources[e.File.ID], p.hidden)
-				body, err := json.Marshal(cfg)
+				body, err := e.Representation(func(cfg *model.Configuration) {
+					maskHiddenLinks(cfg, p.sources[e.File.ID], p.hidden)
+				})
 				if err != nil {
 					errs[i] = fmt.Errorf("%s: %w", e.File.Path, err)
 					continue
@@ -467,7 +466,7 @@ func (p backupPlan) relPath(f store.File) string {
 func (p backupPlan) write(zw *archive.Writer, batch preparedBatch) error {
 	for i, e := range batch.files {
 		meta := p.fileMeta(e)
-		if e.Config == nil {
+		if !e.HasConfiguration() {
 			if err := zw.AddFolder(p.relPath(e.File), meta); err != nil {
 				return err
 			}

@@ -86,7 +86,7 @@ func (s *Server) answerConfiguration(w http.ResponseWriter, r *http.Request, f s
 		writeError(w, err)
 		return
 	}
-	cfg = encodeSecrets(cfg)
+	cfg = store.EncodeSecrets(cfg)
 	if links := cfg.Links(); len(links) > 0 {
 		sources, err := s.store.Sources(ctx, f.ID)
 		var hidden map[int64]bool
@@ -103,24 +103,6 @@ func (s *Server) answerConfiguration(w http.ResponseWriter, r *http.Request, f s
 		maskHiddenLinks(&cfg, sources, hidden)
 	}
 	writeJSON(w, http.StatusOK, cfg)
-}
-
-// encodeSecrets replaces sealed secret values by their encoded form, so an
-// answer never holds a secret in plain text.
-func encodeSecrets(cfg model.Configuration) model.Configuration {
-	props := make(map[string][]string, len(cfg.Properties))
-	for key, values := range cfg.Properties {
-		if model.IsSecretProperty(key) {
-			encoded := make([]string, len(values))
-			for i, v := range values {
-				encoded[i] = store.Encode(v)
-			}
-			values = encoded
-		}
-		props[key] = values
-	}
-	cfg.Properties = props
-	return cfg
 }
 
 func (s *Server) listConnections(w http.ResponseWriter, r *http.Request) {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -45,13 +46,47 @@ func (p prefixScanner) Scan(dest ...any) error {
 	return p.rows.Scan(append([]any{p.first}, dest...)...)
 }
 
-// Exported is what a backup writes of one file: its representation as a
-// read returns it, secrets sealed (nil for a folder), and its group entries
-// when they were asked for.
+// Exported is what a backup writes of one file: the file, its stored
+// configuration (Representation makes the JSON a read returns of it) and
+// its group entries when they were asked for.
 type Exported struct {
 	File   File
-	Config *model.Configuration
 	Groups []GroupPermission
+	// stored is the configuration as the store holds it ("" for a folder),
+	// sources the files it reads from, as ExportBatch was given them.
+	stored  string
+	sources []File
+}
+
+// HasConfiguration reports whether the file has a representation (a
+// folder has none).
+func (e Exported) HasConfiguration() bool { return e.stored != "" }
+
+// Representation returns the file's JSON as a read returns it: secrets
+// encoded, links naming their files as they are now, and mask (nil for
+// none) applied to the links of a file that has any. The stored JSON of a
+// file without links is copied with its file member and its secrets
+// replaced (spliceRepresentation), not decoded and encoded again: for most
+// files of a backup that round trip costs more than everything else.
+func (e Exported) Representation(mask func(*model.Configuration)) ([]byte, error) {
+	if len(e.sources) == 0 {
+		if body, ok := spliceRepresentation(e.stored, e.File); ok {
+			return body, nil
+		}
+	}
+	cfg, err := configurationOf(e.File, e.stored, e.sources)
+	if err != nil {
+		return nil, err
+	}
+	cfg = EncodeSecrets(cfg)
+	if mask != nil {
+		mask(&cfg)
+	}
+	body, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("representation of %s: %w", e.File.Path, err)
+	}
+	return body, nil
 }
 
 // ExportBatch reads the representations, descriptions and (withGroups) the
@@ -76,13 +111,8 @@ func (q Queries) ExportBatch(ctx context.Context, files []File, sources map[int6
 		if err := rows.Scan(&id, &raw, &description); err != nil {
 			return err
 		}
-		f := &out[index[id]].File
-		f.Description = description
-		cfg, err := configurationOf(*f, raw, sources[id])
-		if err != nil {
-			return err
-		}
-		out[index[id]].Config = &cfg
+		e := &out[index[id]]
+		e.File.Description, e.stored, e.sources = description, raw, sources[id]
 		return nil
 	})
 	if err != nil || !withGroups {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/dapconsole/dapconsole/model"
 )
 
 // KeyFile is the name of the secrets key inside a data directory (mode 0600).
@@ -143,4 +145,22 @@ func Encode(sealed string) string {
 		return blob + encodedSuffix
 	}
 	return ""
+}
+
+// EncodeSecrets replaces sealed secret values by their encoded form, so an
+// answer never holds a secret in plain text.
+func EncodeSecrets(cfg model.Configuration) model.Configuration {
+	props := make(map[string][]string, len(cfg.Properties))
+	for key, values := range cfg.Properties {
+		if model.IsSecretProperty(key) {
+			encoded := make([]string, len(values))
+			for i, v := range values {
+				encoded[i] = Encode(v)
+			}
+			values = encoded
+		}
+		props[key] = values
+	}
+	cfg.Properties = props
+	return cfg
 }
