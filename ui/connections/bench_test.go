@@ -89,7 +89,7 @@ func BenchmarkRefresh(b *testing.B) {
 			for b.Loop() {
 				i++
 				list[n/2].Description = fmt.Sprintf("changed %d", i)
-				p.Update(listMsg{req: p.listReq, entries: list})
+				p.Update(listMsg{ticket: p.listReads.Latest(), entries: list})
 				_ = p.View()
 			}
 		})

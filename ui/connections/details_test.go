@@ -19,7 +19,7 @@ func TestDetailsFollowTheSize(t *testing.T) {
 
 	p := withList(newTestPane(nil, 50, 5, false), entries(3))
 	keys(p, "i")
-	p.Update(detailsMsg{req: p.details.req, id: p.details.id, conn: conn})
+	p.Update(detailsMsg{ticket: p.details.reads.Latest(), id: p.details.id, conn: conn})
 	keys(p, "G")
 	if view := plain(p.View()); !strings.Contains(view, "prop_19") || strings.Contains(view, "end19") {
 		t.Fatalf("at the bottom of a narrow pane, want prop_19 cut short:\n%s", view)
@@ -51,7 +51,7 @@ func BenchmarkDetailsView(b *testing.B) {
 	conn := model.Connection{File: model.FileInfo{Path: "/Data/Connections/conn-00000.dst"}, TypeID: "das.JdbcDataStoreType", Properties: props}
 	p := withList(newTestPane(nil, 120, 37, false), entries(3))
 	keys(p, "i")
-	p.Update(detailsMsg{req: p.details.req, id: p.details.id, conn: conn})
+	p.Update(detailsMsg{ticket: p.details.reads.Latest(), id: p.details.id, conn: conn})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = p.View()

@@ -193,8 +193,7 @@ func (p *Pane) changed() tea.Cmd {
 		p.graph = nil
 		return nil
 	}
-	p.graphGen++
-	g := newGraph(p.graph.connID, p.graph.path, p.graphGen)
+	g := newGraph(p.graph.connID, p.graph.path)
 	p.graphs[g.connID] = g
 	p.graph = g
 	p.dropGraphLines()

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // loadState says what the pane knows of a node's dependencies.
@@ -63,7 +64,9 @@ var kindOrder = map[model.Kind]int{
 type graph struct {
 	connID int64
 	path   string
-	gen    int // changes on refresh; answers of an older generation are dropped
+	// reads tags the level reads of this graph; an answer for a graph a
+	// refresh replaced carries another's ticket and is dropped.
+	reads common.Requests
 	// roots are the two sections: downstream then upstream.
 	down, up *node
 	seen     map[string]*node // the node drawn in full, per direction and file
@@ -73,14 +76,16 @@ type graph struct {
 	reading bool
 }
 
-func newGraph(connID int64, path string, gen int) *graph {
+func newGraph(connID int64, path string) *graph {
 	conn := model.Dependency{ID: connID, File: model.DependencyFile{Path: path, Type: string(model.KindConnection)}}
-	return &graph{
-		connID: connID, path: path, gen: gen,
+	g := &graph{
+		connID: connID, path: path,
 		down: &node{dep: conn, kind: model.KindConnection, direction: model.DirectionDownstream},
 		up:   &node{dep: conn, kind: model.KindConnection, direction: model.DirectionUpstream},
 		seen: map[string]*node{},
 	}
+	g.reads.Next()
+	return g
 }
 
 // frontier returns the nodes whose dependencies are needed to show the

@@ -51,13 +51,12 @@ func entries(n int) []model.ConnectionEntry {
 
 // withList returns a pane holding the given connections, types known.
 func withList(p *Pane, list []model.ConnectionEntry) *Pane {
-	p.listReq = 1
-	p.Update(listMsg{req: 1, entries: list})
+	p.Update(listMsg{ticket: p.listReads.Next(), entries: list})
 	types := map[int64]string{}
 	for _, e := range list {
 		types[e.ID] = "Jdbc MySQL"
 	}
-	p.Update(typesMsg{gen: p.typeGen, types: types})
+	p.Update(typesMsg{ticket: p.typeReads.Latest(), types: types})
 	return p
 }
 

@@ -124,7 +124,7 @@ func TestRefreshShowsAChangedConnection(t *testing.T) {
 	p := withList(newTestPane(nil, 120, 20, false), list)
 	before := p.View()
 	list[2].Description = "edited elsewhere"
-	p.Update(listMsg{req: p.listReq, entries: list})
+	p.Update(listMsg{ticket: p.listReads.Latest(), entries: list})
 	after := plain(p.View())
 	if !strings.Contains(after, "edited elsewhere") {
 		t.Fatalf("the refresh does not show the new description:\n%s", after)

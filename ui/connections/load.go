@@ -23,17 +23,16 @@ func (p *Pane) loadList(selectID int64, asked bool) tea.Cmd {
 	if client == nil {
 		return nil
 	}
-	p.listReq++
-	req := p.listReq
+	ticket := p.listReads.Next()
 	read := func(ctx context.Context) tea.Msg {
 		entries, err := client.Connections(ctx)
-		return listMsg{req: req, entries: entries, err: err, selectID: selectID}
+		return listMsg{ticket: ticket, entries: entries, err: err, selectID: selectID}
 	}
 	return common.StartTask("reading connections", taskKind(asked), read)
 }
 
 func (p *Pane) gotList(msg listMsg) tea.Cmd {
-	if msg.req != p.listReq {
+	if !p.listReads.Current(msg.ticket) {
 		return nil
 	}
 	if msg.err != nil {
@@ -47,7 +46,7 @@ func (p *Pane) gotList(msg listMsg) tea.Cmd {
 		}
 	}
 	p.listLoaded, p.listErr = true, nil
-	p.typeGen++
+	p.typeReads.Next()
 	p.typesPending = map[int64]bool{}
 	p.list.set(msg.entries)
 	p.keepCursorOn(keep)
@@ -76,7 +75,7 @@ func (p *Pane) readTypes(ids []int64, asked bool) tea.Cmd {
 	for _, id := range ids {
 		p.typesPending[id] = true
 	}
-	gen := p.typeGen
+	ticket := p.typeReads.Latest()
 	read := func(ctx context.Context) tea.Msg {
 		types := make([]string, len(ids))
 		errs := make([]error, len(ids))
@@ -91,7 +90,7 @@ func (p *Pane) readTypes(ids []int64, asked bool) tea.Cmd {
 		for i, id := range ids {
 			out[id] = types[i]
 		}
-		return typesMsg{gen: gen, types: out, err: firstUnauthorized(errs)}
+		return typesMsg{ticket: ticket, types: out, err: firstUnauthorized(errs)}
 	}
 	return common.StartTask(fmt.Sprintf("reading the types of %d connections", len(ids)), taskKind(asked), read)
 }
@@ -135,7 +134,7 @@ func forEach(n int, do func(i int)) {
 }
 
 func (p *Pane) gotTypes(msg typesMsg) tea.Cmd {
-	if msg.gen != p.typeGen {
+	if !p.typeReads.Current(msg.ticket) {
 		return nil
 	}
 	for id := range msg.types {
@@ -154,7 +153,7 @@ func (p *Pane) gotTypes(msg typesMsg) tea.Cmd {
 type details struct {
 	id     int64
 	path   string
-	req    int
+	reads  common.Requests
 	conn   *model.Connection // nil until read
 	err    error
 	offset int
@@ -187,23 +186,20 @@ func (p *Pane) openDetails(e *entry) tea.Cmd {
 
 func (p *Pane) loadDetails(id int64, path string) tea.Cmd {
 	client := p.ctx.Client
-	req := 1
-	if p.details != nil {
-		req = p.details.req + 1
-	}
-	p.details = &details{id: id, path: path, req: req}
+	p.details = &details{id: id, path: path}
 	if client == nil {
 		return nil
 	}
+	ticket := p.details.reads.Next()
 	return common.StartTask("reading "+path, common.Quick, func(ctx context.Context) tea.Msg {
 		conn, err := client.Connection(ctx, id)
-		return detailsMsg{req: req, id: id, conn: conn, err: err}
+		return detailsMsg{ticket: ticket, id: id, conn: conn, err: err}
 	})
 }
 
 func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 	d := p.details
-	if d == nil || d.req != msg.req || d.id != msg.id {
+	if d == nil || !d.reads.Current(msg.ticket) {
 		return nil
 	}
 	if msg.err != nil {
@@ -219,8 +215,7 @@ func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 func (p *Pane) openGraph(id int64, path string) tea.Cmd {
 	g, cached := p.graphs[id]
 	if !cached {
-		p.graphGen++
-		g = newGraph(id, path, p.graphGen)
+		g = newGraph(id, path)
 		p.graphs[id] = g
 	}
 	p.mode, p.graph, p.gcursor, p.goffset = modeGraph, g, 0, 0
@@ -232,8 +227,7 @@ func (p *Pane) openGraph(id int64, path string) tea.Cmd {
 // refreshGraph drops the cached graph on screen and reads it again.
 func (p *Pane) refreshGraph() tea.Cmd {
 	old := p.graph
-	p.graphGen++
-	g := newGraph(old.connID, old.path, p.graphGen)
+	g := newGraph(old.connID, old.path)
 	p.graphs[g.connID] = g
 	p.graph = g
 	p.dropGraphLines()
@@ -292,7 +286,7 @@ func (p *Pane) readLevel(g *graph) tea.Cmd {
 		reqs[i] = levelRequest{kind: n.kind, id: n.dep.ID, direction: n.direction, root: n.depth == 0}
 	}
 	g.reading = true
-	connID, gen := g.connID, g.gen
+	connID, ticket := g.connID, g.reads.Latest()
 	label := fmt.Sprintf("reading dependencies of %s (level %d)", g.path, nodes[0].depth+1)
 	return common.StartTask(label, common.Quick, func(ctx context.Context) tea.Msg {
 		deps := make([][]model.Dependency, len(reqs))
@@ -309,13 +303,13 @@ func (p *Pane) readLevel(g *graph) tea.Cmd {
 				}
 			}
 		})
-		return levelMsg{connID: connID, gen: gen, nodes: nodes, deps: deps, errs: errs}
+		return levelMsg{connID: connID, ticket: ticket, nodes: nodes, deps: deps, errs: errs}
 	})
 }
 
 func (p *Pane) gotLevel(msg levelMsg) tea.Cmd {
 	g := p.graphs[msg.connID]
-	if g == nil || g.gen != msg.gen {
+	if g == nil || !g.reads.Current(msg.ticket) {
 		return nil
 	}
 	g.reading = false

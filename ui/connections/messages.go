@@ -5,12 +5,13 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
-// listMsg answers a read of the connections list; req tags it so that an
-// answer to a read a newer one replaced is dropped.
+// listMsg answers a read of the connections list; its ticket drops an
+// answer to a read a newer one replaced.
 type listMsg struct {
-	req     int
+	ticket  common.Ticket
 	entries []model.ConnectionEntry
 	err     error
 	// selectID is the connection the cursor moves to once the list is in
@@ -23,19 +24,19 @@ func (m listMsg) Failure() error { return m.err }
 // typesMsg carries the types of some connections, read one by one because
 // the list does not hold them.
 type typesMsg struct {
-	gen   int
-	types map[int64]string
-	err   error
+	ticket common.Ticket
+	types  map[int64]string
+	err    error
 }
 
 func (m typesMsg) Failure() error { return m.err }
 
 // detailsMsg answers the read of one connection for the details view.
 type detailsMsg struct {
-	req  int
-	id   int64
-	conn model.Connection
-	err  error
+	ticket common.Ticket
+	id     int64
+	conn   model.Connection
+	err    error
 }
 
 func (m detailsMsg) Failure() error { return m.err }
@@ -44,7 +45,7 @@ func (m detailsMsg) Failure() error { return m.err }
 // node of the frontier, its direct dependencies in the node's direction.
 type levelMsg struct {
 	connID int64
-	gen    int
+	ticket common.Ticket
 	nodes  []*node
 	deps   [][]model.Dependency
 	errs   []error

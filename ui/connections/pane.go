@@ -31,28 +31,28 @@ type Pane struct {
 
 	list           list
 	cursor, offset int
-	listReq        int // id of the latest list read; older answers are dropped
+	listReads      common.Requests
 	listLoaded     bool
 	listErr        error
 	filter         common.FilterField
 
 	// types of connections being read, so a scroll does not ask twice;
-	// typeGen drops answers that predate a new list.
+	// the reads of one list's types share a ticket, and a new list drops
+	// their answers.
 	typesPending map[int64]bool
-	typeGen      int
+	typeReads    common.Requests
 
 	// nodeCache keeps the rendering of graph lines, dropped with the graph.
 	nodeCache map[*node]renderedNode
 
 	details *details
 
-	graphs   map[int64]*graph // cached per connection until refreshed
-	graph    *graph           // the one on screen
-	graphGen int
-	level    int // 1…maxLevel, 0 for all
-	lines    []line
-	gcursor  int
-	goffset  int
+	graphs  map[int64]*graph // cached per connection until refreshed
+	graph   *graph           // the one on screen
+	level   int              // 1…maxLevel, 0 for all
+	lines   []line
+	gcursor int
+	goffset int
 }
 
 // New returns the connections pane.
@@ -130,7 +130,9 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 func (p *Pane) reset() {
 	p.list = list{filter: p.list.filter, sortBy: p.list.sortBy, descending: p.list.descending, hideSystem: p.list.hideSystem}
 	p.cursor, p.offset, p.listLoaded, p.listErr = 0, 0, false, nil
-	p.typesPending, p.typeGen = map[int64]bool{}, p.typeGen+1
+	p.typesPending = map[int64]bool{}
+	p.listReads.Reset()
+	p.typeReads.Reset()
 	p.mode, p.details, p.graph, p.lines = modeList, nil, nil, nil
 	p.graphs = map[int64]*graph{}
 	p.dropGraphLines()

@@ -139,7 +139,7 @@ func dep(id int64, path string) model.Dependency {
 }
 
 func TestGraphMarksRepeatsAndNeverLoops(t *testing.T) {
-	g := newGraph(1, "/Data/Connections/A.dst", 1)
+	g := newGraph(1, "/Data/Connections/A.dst")
 	imp1, imp2 := dep(10, "/Data/ImportJobs/One.imp"), dep(11, "/Data/ImportJobs/Two.imp")
 	wbk := dep(20, "/Analytics/Both.wbk")
 	g.setDependencies(g.down, []model.Dependency{imp2, imp1})
@@ -216,8 +216,9 @@ func TestServerDownSaysSo(t *testing.T) {
 
 func TestStaleListDropped(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 10, false), entries(5))
-	p.listReq = 3
-	p.Update(listMsg{req: 2, entries: entries(1)})
+	stale := p.listReads.Next()
+	p.listReads.Next()
+	p.Update(listMsg{ticket: stale, entries: entries(1)})
 	if len(p.list.all) != 5 {
 		t.Fatalf("an answer to an older read replaced the list")
 	}
@@ -231,7 +232,7 @@ func TestDetailsMaskEverySecret(t *testing.T) {
 			"access_key": {"AKIA"}, "secret_key": {"s/k"}, "user_name": {"bob"},
 			// the real platform's names, and any name ending in password, secret or key
 			"sshKey": {"SSHKEY"}, "tableau.password": {"TABPW"}, "oauth.clientSecret": {"CLSEC"}}}
-	p.Update(detailsMsg{req: p.details.req, id: p.details.id, conn: conn})
+	p.Update(detailsMsg{ticket: p.details.reads.Latest(), id: p.details.id, conn: conn})
 	view := plain(p.View())
 	for _, secret := range []string{"enc0ded", "KEYDATA", "AKIA", "s/k", "SSHKEY", "TABPW", "CLSEC"} {
 		if strings.Contains(view, secret) {

@@ -15,8 +15,7 @@ func TestFilterSurvivesANewLogin(t *testing.T) {
 		t.Fatalf("filter 23: %d rows, want 1", len(p.list.rows))
 	}
 	p.Update(common.LoggedInMsg{})
-	p.listReq++
-	p.Update(listMsg{req: p.listReq, entries: entries(30)})
+	p.Update(listMsg{ticket: p.listReads.Latest(), entries: entries(30)})
 	view := plain(p.View())
 	if len(p.list.rows) != 1 || !strings.Contains(view, "/23  1 of 30") || !strings.Contains(view, "conn-00023") {
 		t.Errorf("after a new login: %d rows, want the 1 the filter shows:\n%s", len(p.list.rows), view)

@@ -20,7 +20,7 @@ func TestNewStylesRedrawEveryView(t *testing.T) {
 		{"list", func(p *Pane) {}},
 		{"details", func(p *Pane) {
 			keys(p, "i")
-			p.Update(detailsMsg{req: p.details.req, id: p.details.id, conn: conn})
+			p.Update(detailsMsg{ticket: p.details.reads.Latest(), id: p.details.id, conn: conn})
 		}},
 		{"graph", func(p *Pane) {
 			keys(p, "enter")

@@ -117,8 +117,7 @@ func BenchmarkRefresh(b *testing.B) {
 			for b.Loop() {
 				i++
 				entries[len(entries)/3].Name = fmt.Sprintf("renamed-%d", i)
-				p.requests[folder.id] = i
-				p.Update(childrenMsg{req: i, nodeID: folder.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries}}})
+				p.Update(childrenMsg{ticket: p.nextRead(folder.id), nodeID: folder.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries}}})
 				p.View()
 			}
 		})
@@ -161,7 +160,7 @@ func filesPane(b *testing.B, folders int) (*Pane, []common.FileEntry) {
 	}
 	p.tree.root.children[0].expanded = true
 	p.tree.rebuild()
-	p.Update(filesMsg{req: p.filesReq, index: common.NewFileIndex(files)})
+	p.Update(filesMsg{ticket: p.fileReads.Next(), index: common.NewFileIndex(files)})
 	p.keepCursorOn(p.tree.root.children[0].children[0])
 	p.View()
 	return p, files
@@ -236,7 +235,7 @@ func BenchmarkFilesInstall(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				p.Update(filesMsg{req: p.filesReq, index: index})
+				p.Update(filesMsg{ticket: p.fileReads.Next(), index: index})
 				p.View()
 			}
 		})

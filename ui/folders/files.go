@@ -13,9 +13,9 @@ import (
 
 // filesMsg answers a read of every per-kind list.
 type filesMsg struct {
-	req   int
-	index *common.FileIndex
-	err   error
+	ticket common.Ticket
+	index  *common.FileIndex
+	err    error
 }
 
 func (m filesMsg) Failure() error { return m.err }
@@ -34,19 +34,18 @@ func (p *Pane) loadFiles() tea.Cmd {
 	if client == nil {
 		return nil
 	}
-	p.filesReq++
+	ticket := p.fileReads.Next()
 	p.filesLoading = true
-	req := p.filesReq
 	return common.StartTask("reading the file lists", common.Quiet, func(ctx context.Context) tea.Msg {
 		index, err := common.ReadFileIndex(ctx, client)
-		return filesMsg{req: req, index: index, err: err}
+		return filesMsg{ticket: ticket, index: index, err: err}
 	})
 }
 
 // gotFiles installs a new file index: every folder read so far gets its
 // files, and the open ones read their jobs' states.
 func (p *Pane) gotFiles(msg filesMsg) tea.Cmd {
-	if msg.req != p.filesReq {
+	if !p.fileReads.Current(msg.ticket) {
 		return nil
 	}
 	p.filesLoading = false

@@ -29,9 +29,8 @@ func paneWithFiles(t *testing.T, readOnly bool) *Pane {
 	t.Helper()
 	p := New(common.NewContext(nil, "http://dap.test", "admin", "", readOnly))
 	p.SetSize(100, 20)
-	p.requests[0], p.lastReq = 1, 1
-	p.Update(childrenMsg{req: 1, folder: rootFolder("Users", "Data")})
-	p.Update(filesMsg{req: p.filesReq, index: common.NewFileIndex(demoFiles)})
+	p.Update(childrenMsg{ticket: p.nextRead(0), folder: rootFolder("Users", "Data")})
+	p.Update(filesMsg{ticket: p.fileReads.Next(), index: common.NewFileIndex(demoFiles)})
 	press(p, "j", "j", "enter")
 	answer(p, p.tree.root.child("Data"), "Connections", "ImportJobs")
 	imports := p.tree.root.child("Data").child("ImportJobs")
@@ -68,7 +67,7 @@ func TestFilesShowUnderSubFolders(t *testing.T) {
 	}
 	// A new index (after r or a write) keeps the rows of files still there.
 	orders := p.tree.rows[6]
-	p.Update(filesMsg{req: p.filesReq, index: common.NewFileIndex(demoFiles[:1])})
+	p.Update(filesMsg{ticket: p.fileReads.Next(), index: common.NewFileIndex(demoFiles[:1])})
 	if got := strings.Join(rowNames(p), ","); got != "/,Users,Data,Connections,ImportJobs,Orders.imp" || p.tree.rows[5] != orders {
 		t.Fatalf("rows after the lists changed: %s", got)
 	}
@@ -81,12 +80,12 @@ func TestMissingListIsSaidOnce(t *testing.T) {
 	p := newTestPane(t, 60, 20)
 	index := common.NewFileIndex(nil)
 	index.Missing = []model.Kind{model.KindImportJob}
-	_, cmd := p.Update(filesMsg{req: p.filesReq, index: index})
+	_, cmd := p.Update(filesMsg{ticket: p.fileReads.Next(), index: index})
 	msgs := uitest.Expand(cmd)
 	if len(msgs) != 1 || !strings.Contains(msgs[0].(common.StatusMsg).Text, "does not list import-job files") {
 		t.Fatalf("messages %#v", msgs)
 	}
-	if _, cmd := p.Update(filesMsg{req: p.filesReq, index: index}); len(uitest.Expand(cmd)) != 0 {
+	if _, cmd := p.Update(filesMsg{ticket: p.fileReads.Next(), index: index}); len(uitest.Expand(cmd)) != 0 {
 		t.Fatal("said it twice")
 	}
 }
@@ -301,7 +300,7 @@ func permissionsWithPeople(t *testing.T, p *Pane) *permEditor {
 	t.Helper()
 	press(p, "p")
 	e := p.perms
-	p.Update(permsMsg{req: e.req, target: e.path, perm: model.Permission{Owner: "analyst"}})
+	p.Update(permsMsg{ticket: e.reads.Latest(), target: e.path, perm: model.Permission{Owner: "analyst"}})
 	p.Update(peopleMsg{users: []string{"admin", "analyst", "viewer"}, groups: []string{"analysts", "viewers"}})
 	return e
 }
@@ -407,7 +406,7 @@ func TestOwnerFieldIsClean(t *testing.T) {
 		p := paneWithFiles(t, false)
 		press(p, "p")
 		e := p.perms
-		p.Update(permsMsg{req: e.req, target: e.path, perm: model.Permission{Owner: hostile}})
+		p.Update(permsMsg{ticket: e.reads.Latest(), target: e.path, perm: model.Permission{Owner: hostile}})
 		p.Update(peopleMsg{users: []string{"admin", hostile}, groups: []string{"analysts"}})
 		press(p, "k", "e")
 		if found := uitest.Controls(e.view()); len(found) > 0 {

@@ -4,12 +4,13 @@ import (
 	"errors"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
-// childrenMsg answers a folder read. req tags the request: an answer to a
-// request that a newer one replaced is dropped.
+// childrenMsg answers a folder read; its ticket drops an answer to a read
+// that a newer one replaced.
 type childrenMsg struct {
-	req    int
+	ticket common.Ticket
 	nodeID int64 // 0 for the root
 	folder model.Folder
 	err    error
@@ -20,7 +21,7 @@ func (m childrenMsg) Failure() error { return m.err }
 // permsMsg answers a permission read, or a write followed by the re-read
 // that shows the server's truth.
 type permsMsg struct {
-	req      int
+	ticket   common.Ticket
 	target   string // the path of the folder or file
 	label    string // what was attempted, for an error ("changing owner of /Data")
 	done     string // what a successful write did, "" for a plain read

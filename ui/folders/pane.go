@@ -24,10 +24,10 @@ type Pane struct {
 
 	filter common.FilterField
 
-	// requests holds, per folder id (0 for the root), the id of the latest
-	// read; answers to older reads are dropped.
-	requests map[int64]int
-	lastReq  int
+	// reads holds, per folder id (0 for the root), the folder's read in
+	// flight: a folder not in it is not being read, and an answer to a read
+	// a newer one replaced is dropped.
+	reads map[int64]*common.Requests
 
 	// gotoPath holds the segments of a `:cd` still to walk once their
 	// parents are read.
@@ -44,9 +44,9 @@ type Pane struct {
 	rows  rowCache
 	perms *permEditor // nil while closed
 
-	// filesReq tags the latest read of the file lists; saidMissing is set
-	// once the status line said which kinds the server lists not.
-	filesReq     int
+	// fileReads tags the latest read of the file lists; saidMissing is
+	// set once the status line said which kinds the server lists not.
+	fileReads    common.Requests
 	filesLoading bool
 	filesGen     int // counts the file indexes installed
 	saidMissing  bool
@@ -66,7 +66,7 @@ type Pane struct {
 
 // New returns the folder tree pane.
 func New(ctx *common.Context) *Pane {
-	return &Pane{ctx: ctx, tree: newTree(), filter: common.NewFilterField("filter"), requests: map[int64]int{}, rows: newRowCache()}
+	return &Pane{ctx: ctx, tree: newTree(), filter: common.NewFilterField("filter"), reads: map[int64]*common.Requests{}, rows: newRowCache()}
 }
 
 // dropRenderings forgets the rows and breadcrumbs as drawn, whose nodes a
@@ -110,10 +110,21 @@ func (p *Pane) CapturingInput() bool {
 	return p.filter.Active() || (p.perms != nil && p.perms.capturingInput())
 }
 
-func (p *Pane) nextReq(nodeID int64) int {
-	p.lastReq++
-	p.requests[nodeID] = p.lastReq
-	return p.lastReq
+// nextRead tags a new read of a folder, dropping the answer to the one
+// before.
+func (p *Pane) nextRead(nodeID int64) common.Ticket {
+	r := p.reads[nodeID]
+	if r == nil {
+		r = new(common.Requests)
+		p.reads[nodeID] = r
+	}
+	return r.Next()
+}
+
+// reading reports whether a read of the folder is in flight.
+func (p *Pane) reading(nodeID int64) bool {
+	_, ok := p.reads[nodeID]
+	return ok
 }
 
 func (p *Pane) loadRoot() tea.Cmd {
@@ -121,10 +132,10 @@ func (p *Pane) loadRoot() tea.Cmd {
 	if client == nil {
 		return nil // not logged in yet: LoggedInMsg reads the root
 	}
-	req := p.nextReq(0)
+	ticket := p.nextRead(0)
 	return common.StartTask("reading /", common.Quick, func(ctx context.Context) tea.Msg {
 		f, err := client.RootFolder(ctx)
-		return childrenMsg{req: req, folder: f, err: err}
+		return childrenMsg{ticket: ticket, folder: f, err: err}
 	})
 }
 
@@ -134,12 +145,12 @@ func (p *Pane) load(n *node) tea.Cmd {
 		n.touch()
 		return p.loadRoot()
 	}
-	req, client, id, path := p.nextReq(n.id), p.ctx.Client, n.id, n.path()
+	ticket, client, id, path := p.nextRead(n.id), p.ctx.Client, n.id, n.path()
 	n.state = loading
 	n.touch()
 	return common.StartTask("reading "+path, common.Quick, func(ctx context.Context) tea.Msg {
 		f, err := client.Folder(ctx, api.FileID(id))
-		return childrenMsg{req: req, nodeID: id, folder: f, err: err}
+		return childrenMsg{ticket: ticket, nodeID: id, folder: f, err: err}
 	})
 }
 
@@ -166,7 +177,9 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		p.dropRenderings()
 		p.ctx.FileIndex, p.filesLoading = nil, false
 		p.people = people{}
-		p.filesReq++ // an answer read as the previous user is dropped
+		// Answers read as the previous user are dropped.
+		p.reads = map[int64]*common.Requests{}
+		p.fileReads.Reset()
 		return p, p.loadRoot()
 	case filesMsg:
 		return p, p.gotFiles(msg)
@@ -195,10 +208,10 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 }
 
 func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
-	if p.requests[msg.nodeID] != msg.req {
+	if r := p.reads[msg.nodeID]; r == nil || !r.Current(msg.ticket) {
 		return nil // a newer read replaced this one
 	}
-	delete(p.requests, msg.nodeID)
+	delete(p.reads, msg.nodeID)
 	selected := p.selected()
 	var n *node
 	var readFiles tea.Cmd
@@ -456,7 +469,7 @@ func (p *Pane) startGoto(path string) tea.Cmd {
 	}
 	p.perms = nil
 	if p.tree.root == nil || p.tree.root.state != loaded {
-		if _, pending := p.requests[0]; pending {
+		if p.reading(0) {
 			return nil
 		}
 		return p.loadRoot()

@@ -39,15 +39,22 @@ func newTestPane(t *testing.T, width, height int) *Pane {
 	t.Helper()
 	p := New(common.NewContext(nil, "http://dap.test", "admin", "", false))
 	p.SetSize(width, height)
-	p.requests[0] = 1
-	p.lastReq = 1
-	p.Update(childrenMsg{req: 1, folder: rootFolder("Users", "Data", "Analytics")})
+	p.Update(childrenMsg{ticket: p.nextRead(0), folder: rootFolder("Users", "Data", "Analytics")})
 	return p
+}
+
+// latestRead is the ticket of the latest read of folder id, 0 when none
+// is in flight.
+func latestRead(p *Pane, id int64) common.Ticket {
+	if r := p.reads[id]; r != nil {
+		return r.Latest()
+	}
+	return 0
 }
 
 // answer delivers the server's answer to the latest read of folder n.
 func answer(p *Pane, n *node, children ...string) {
-	p.Update(childrenMsg{req: p.requests[n.id], nodeID: n.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries(children...)}}})
+	p.Update(childrenMsg{ticket: latestRead(p, n.id), nodeID: n.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries(children...)}}})
 }
 
 func press(p *Pane, names ...string) tea.Cmd {
@@ -122,12 +129,12 @@ func TestStaleAnswersAreDropped(t *testing.T) {
 	p := newTestPane(t, 60, 20)
 	press(p, "j", "j", "enter")
 	data := p.selected()
-	stale := p.requests[data.id]
+	stale := latestRead(p, data.id)
 	press(p, "r") // a refresh replaces the first read
-	if p.requests[data.id] == stale {
+	if latestRead(p, data.id) == stale {
 		t.Fatal("refresh did not start a new read")
 	}
-	p.Update(childrenMsg{req: stale, nodeID: data.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries("Old")}}})
+	p.Update(childrenMsg{ticket: stale, nodeID: data.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries("Old")}}})
 	if data.child("Old") != nil {
 		t.Fatal("a stale answer was applied")
 	}
@@ -148,8 +155,7 @@ func TestRefreshKeepsOpenFoldersAndMarks(t *testing.T) {
 		t.Fatalf("marked %d, want 1", p.tree.markedCount)
 	}
 	// The server now lists Connections under the same id, ImportJobs gone.
-	p.requests[data.id] = 99
-	p.Update(childrenMsg{req: 99, nodeID: data.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: []model.FolderEntry{
+	p.Update(childrenMsg{ticket: p.nextRead(data.id), nodeID: data.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: []model.FolderEntry{
 		{Name: "Connections", Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", conn.id)}}},
 	}}}})
 	if data.child("Connections") != conn || !conn.marked || data.child("ImportJobs") != nil {
@@ -203,10 +209,10 @@ func TestGotoPath(t *testing.T) {
 	// A segment not found reads its folder again once (it may be new),
 	// and only then is said to be missing.
 	cmd = p.startGoto("/Data/Nope")
-	if _, pending := p.requests[data.id]; cmd == nil || !pending {
+	if cmd == nil || !p.reading(data.id) {
 		t.Fatal(":cd did not read /Data again for a folder it does not know")
 	}
-	_, cmd = p.Update(childrenMsg{req: p.requests[data.id], nodeID: data.id,
+	_, cmd = p.Update(childrenMsg{ticket: latestRead(p, data.id), nodeID: data.id,
 		folder: model.Folder{Embedded: model.FolderChildren{Folders: entries("Connections", "ImportJobs")}}})
 	if msg, ok := cmd().(common.StatusMsg); !ok || msg.Level != common.LevelError || !strings.Contains(msg.Text, "/Data/Nope") {
 		t.Fatalf("a missing folder gave %#v", cmd())
@@ -221,7 +227,7 @@ func TestReadFailureMarksTheFolder(t *testing.T) {
 	press(p, "j", "enter")
 	users := p.selected()
 	cmd := func() tea.Cmd {
-		_, c := p.Update(childrenMsg{req: p.requests[users.id], nodeID: users.id, err: fmt.Errorf("boom")})
+		_, c := p.Update(childrenMsg{ticket: latestRead(p, users.id), nodeID: users.id, err: fmt.Errorf("boom")})
 		return c
 	}()
 	if users.state != loadFailed {
@@ -274,7 +280,7 @@ func TestUnauthorizedReadBringsTheLogin(t *testing.T) {
 	press(p, "j", "enter")
 	users := p.selected()
 	refused := &api.Error{Op: "GET /api/filesystem/folders/2", Status: 401}
-	_, cmd := p.Update(childrenMsg{req: p.requests[users.id], nodeID: users.id, err: refused})
+	_, cmd := p.Update(childrenMsg{ticket: latestRead(p, users.id), nodeID: users.id, err: refused})
 	if _, ok := cmd().(common.UnauthorizedMsg); !ok {
 		t.Fatalf("a 401 became %#v", cmd())
 	}

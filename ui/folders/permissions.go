@@ -33,7 +33,7 @@ type permEditor struct {
 	loaded bool
 	// readErr is why the last read failed; the view says it in place.
 	readErr error
-	req     int
+	reads   common.Requests
 
 	row, col     int // row: 0 owner, 1 others, then groups, then "add"
 	owner        textinput.Model
@@ -83,10 +83,9 @@ func (e *permEditor) read() tea.Cmd {
 
 // write runs op (nil for a plain read), then reads both resources again.
 func (e *permEditor) write(label, done, wantOwner string, op func(ctx context.Context, c *api.Client, id api.Ref) error) tea.Cmd {
-	e.req++
-	req, client, id, target := e.req, e.ctx.Client, e.ref, e.path
+	ticket, client, id, target := e.reads.Next(), e.ctx.Client, e.ref, e.path
 	return common.StartTask(label, common.Quick, func(ctx context.Context) tea.Msg {
-		msg := permsMsg{req: req, target: target, label: label, done: done, wantOwner: wantOwner}
+		msg := permsMsg{ticket: ticket, target: target, label: label, done: done, wantOwner: wantOwner}
 		if op != nil {
 			msg.writeErr = op(ctx, client, id)
 		}
@@ -104,7 +103,7 @@ func (e *permEditor) write(label, done, wantOwner string, op func(ctx context.Co
 func (e *permEditor) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case permsMsg:
-		if msg.target != e.path || msg.req != e.req {
+		if msg.target != e.path || !e.reads.Current(msg.ticket) {
 			return nil
 		}
 		return e.answered(msg)

@@ -99,7 +99,7 @@ func (p *Pane) treeView(width int) string {
 	switch {
 	case p.tree.root == nil && p.ctx.Client == nil:
 		lines = append(lines, st.Empty.Render("not logged in"))
-	case p.tree.root == nil && len(p.requests) > 0:
+	case p.tree.root == nil && p.reading(0):
 		lines = append(lines, st.Empty.Render(p.ctx.Spinner+" reading the root folder…"))
 	case p.tree.root == nil:
 		lines = append(lines, st.Empty.Render("no folders read (r reads again)"))

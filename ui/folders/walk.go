@@ -21,7 +21,7 @@ const (
 // walkMsg brings the folders a filter's walk read, parents before their
 // children, so each lands under a folder already in the tree.
 type walkMsg struct {
-	req     int
+	ticket  common.Ticket
 	read    []model.Folder
 	ids     []int64 // the folder id of each read
 	cut     bool    // walkLimit was reached
@@ -30,7 +30,7 @@ type walkMsg struct {
 
 // walker is the filter's walk of the folders not read yet.
 type walker struct {
-	req    int
+	reads  common.Requests
 	cancel context.CancelFunc // nil when no walk runs
 	done   bool               // the tree has been walked (to the limit)
 }
@@ -60,14 +60,13 @@ func (p *Pane) walkForFilter() tea.Cmd {
 		return nil
 	}
 	walkCtx, cancel := context.WithCancel(context.Background())
-	p.walk.req++
+	ticket := p.walk.reads.Next()
 	p.walk.cancel = cancel
-	req := p.walk.req
 	return common.StartTask("searching the folders not read yet", common.Quick, func(ctx context.Context) tea.Msg {
 		defer context.AfterFunc(ctx, cancel)() // quitting stops it too
 		defer cancel()
 		read, ids, cut := walkFolders(walkCtx, client, start)
-		return walkMsg{req: req, read: read, ids: ids, cut: cut, stopped: walkCtx.Err() != nil && !cut}
+		return walkMsg{ticket: ticket, read: read, ids: ids, cut: cut, stopped: walkCtx.Err() != nil && !cut}
 	})
 }
 
@@ -114,7 +113,7 @@ func walkFolders(ctx context.Context, client *api.Client, start []int64) ([]mode
 // gotWalk puts the folders the walk read into the tree, closed, and filters
 // again.
 func (p *Pane) gotWalk(msg walkMsg) tea.Cmd {
-	if msg.req != p.walk.req {
+	if !p.walk.reads.Current(msg.ticket) {
 		return nil
 	}
 	p.walk.cancel = nil
@@ -142,6 +141,6 @@ func (p *Pane) cancelWalk() {
 	if p.walk.cancel != nil {
 		p.walk.cancel()
 		p.walk.cancel = nil
-		p.walk.req++ // its answer is dropped
+		p.walk.reads.Reset() // its answer is dropped
 	}
 }

@@ -30,7 +30,7 @@ func (p *Pane) watch() tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	for _, f := range folders {
-		if _, pending := p.requests[f.id]; pending && f.parent != nil {
+		if p.reading(f.id) && f.parent != nil {
 			continue
 		}
 		cmds = append(cmds, p.reread(f, common.Quiet))
@@ -42,15 +42,15 @@ func (p *Pane) watch() tea.Cmd {
 func (p *Pane) reread(n *node, kind common.TaskKind) tea.Cmd {
 	client := p.ctx.Client
 	if n.parent == nil {
-		req := p.nextReq(0)
+		ticket := p.nextRead(0)
 		return common.StartTask("reading /", kind, func(ctx context.Context) tea.Msg {
 			f, err := client.RootFolder(ctx)
-			return childrenMsg{req: req, folder: f, err: err}
+			return childrenMsg{ticket: ticket, folder: f, err: err}
 		})
 	}
-	req, id, path := p.nextReq(n.id), n.id, n.path()
+	ticket, id, path := p.nextRead(n.id), n.id, n.path()
 	return common.StartTask("reading "+path, kind, func(ctx context.Context) tea.Msg {
 		f, err := client.Folder(ctx, api.FileID(id))
-		return childrenMsg{req: req, nodeID: id, folder: f, err: err}
+		return childrenMsg{ticket: ticket, nodeID: id, folder: f, err: err}
 	})
 }
