@@ -2,6 +2,7 @@ package ui
 
 import (
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -200,9 +201,21 @@ func (c *console) typeText(s string) { c.tm.Type(s) }
 // resize sends a new terminal size.
 func (c *console) resize(w, h int) { c.tm.Send(tea.WindowSizeMsg{Width: w, Height: h}) }
 
-// golden compares the screen with testdata/<test name>.golden.
+// packageDir is where the test binary started: golden files are under its
+// testdata, also for a test that has moved into a directory of its own.
+var packageDir, _ = os.Getwd()
+
+// golden compares the screen with testdata/<test name>.golden. A test that
+// works in a directory of its own (t.Chdir) is back in the package's for
+// the comparison; the console does no file I/O while it shows a result.
 func (c *console) golden(screen string) {
 	c.t.Helper()
+	if wd, err := os.Getwd(); err == nil && wd != packageDir {
+		if err := os.Chdir(packageDir); err != nil {
+			c.t.Fatal(err)
+		}
+		defer os.Chdir(wd)
+	}
 	golden.RequireEqual(c.t, screen)
 }
 
