@@ -367,3 +367,48 @@ func TestRestoreLegacySourcesBecomeRealLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestRestoreLinksEntriesByUUIDOrPath: a link to another entry of the
+// archive names it by UUID, or by the path it had where it was backed up
+// (the folder backed up, the root included, and the entry's own path);
+// a path the archive's entries do not end with names no entry.
+func TestRestoreLinksEntriesByUUIDOrPath(t *testing.T) {
+	const id = "7a1c0f52-0000-4000-8000-0000000000aa"
+	connection := func(path string) string {
+		return `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","typeId":"das.FileSystemDataStoreType",` +
+			`"file":{"uuid":"` + id + `","path":"` + path + `","name":"Files"},"properties":{}}`
+	}
+	link := func(ref string) string {
+		return `{"version":"7","className":"datameer.dap.common.entity.DataLinkConfigurationImpl","typeId":"das.CsvDataLinkType",` +
+			`"file":{"path":"/Elsewhere/Customers.lnk","name":"Customers"},"properties":{},"dataStore":` + ref + `}`
+	}
+	tests := []struct {
+		name, connection, link, entry string
+		linked                        bool
+	}{
+		{"by uuid", "/Origin/Data/Files.dst", `{"uuid":"` + strings.ToUpper(id) + `"}`, "Data/Files.dst", true},
+		{"by path", "/Origin/Data/Files.dst", `{"path":"/Origin/Data/Files.dst"}`, "Data/Files.dst", true},
+		{"by path from a backup of the root", "/Data/Files.dst", `{"path":"/Data/Files.dst"}`, "Data/Files.dst", true},
+		{"by a path no entry ends with", "/Origin/Other/Files.dst", `{"path":"/Origin/Data/Files.dst"}`, "Data/Files.dst", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, p := demo(t)
+			body := rawArchive(t, map[string]string{tt.entry: connection(tt.connection), "Customers.lnk": link(tt.link)})
+			a := p.upload("admin", restoreURL("/Copy"), "application/zip", body)
+			if !tt.linked {
+				p.wantFailure(a, http.StatusConflict, "neither in the archive nor in the tree")
+				return
+			}
+			p.want(a, http.StatusOK, nil)
+			f := storeFile(t, srv, "/Copy/Customers.lnk")
+			sources, err := srv.Store().Sources(context.Background(), f.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sources) != 1 || sources[0].Path != "/Copy/"+tt.entry {
+				t.Errorf("sources %+v, want /Copy/%s", sources, tt.entry)
+			}
+		})
+	}
+}

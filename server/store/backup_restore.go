@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -64,7 +65,6 @@ type restoreEntry struct {
 	existing *File  // what the target path holds before the restore (description dropped)
 	rights   Rights // the uploader's rights on existing
 	skipped  string
-	meta     archive.FileMeta
 	// createdUUID is the UUID of the file made from the entry, for the
 	// entries that read from it; only that is kept, so what a restore holds
 	// per entry does not grow with the entry's body.
@@ -375,41 +375,36 @@ func takenByHidden(paths []string) error {
 // archive is never held in memory. It reads no tree: call it before the
 // restore's transaction.
 func IndexArchive(a *archive.Archive) (*RestoreIndex, error) {
-	idx := &RestoreIndex{archive: a}
-	identities, err := decodeIdentities(a)
+	idx := &RestoreIndex{archive: a, entries: make([]*restoreEntry, len(a.Entries))}
+	for i, e := range a.Entries {
+		idx.entries[i] = &restoreEntry{Entry: e}
+	}
+	backedUp, err := decodeIdentities(a, idx.entries)
 	if err != nil {
 		return nil, err
 	}
-	byUUID := map[string]int{}
-	byOrigPath := map[string]int{}
-	for i, e := range a.Entries {
-		re := &restoreEntry{Entry: e}
-		idx.entries = append(idx.entries, re)
-		if m := a.Metadata; m != nil {
-			re.meta = m.Files[e.Path]
-		}
-		if e.IsFolder() {
-			continue
-		}
-		id := &identities[i]
-		re.origUUID = strings.ToLower(id.File.UUID)
+	// The entries by UUID, as indices sorted by it: a map would hold a key
+	// and a bucket slot per entry.
+	var byUUID []int32
+	for i, re := range idx.entries {
 		if re.origUUID != "" {
-			byUUID[re.origUUID] = i
-		}
-		// file.path ends with the entry's path below the folder backed up.
-		if strings.HasSuffix(id.File.Path, "/"+e.Path) {
-			byOrigPath[id.File.Path] = i
-		}
-		for _, src := range id.links(e.Kind) {
-			re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
+			byUUID = append(byUUID, int32(i))
 		}
 	}
+	// Of entries that share a UUID, the last in the archive is the one linked to.
+	uuidOf := func(i int32) string { return idx.entries[i].origUUID }
+	slices.SortFunc(byUUID, func(i, j int32) int { return cmp.Or(strings.Compare(uuidOf(i), uuidOf(j)), cmp.Compare(i, j)) })
 	for _, re := range idx.entries {
 		for k := range re.sources {
 			link := &re.sources[k]
-			if i, ok := byUUID[strings.ToLower(link.ref.UUID)]; ok && link.ref.UUID != "" {
-				link.internal = i
-			} else if i, ok := byOrigPath[link.ref.Path]; ok && link.ref.Path != "" {
+			id := strings.ToLower(link.ref.UUID)
+			at, found := slices.BinarySearchFunc(byUUID, id, func(i int32, id string) int { return strings.Compare(uuidOf(i), id) })
+			for found && at+1 < len(byUUID) && uuidOf(byUUID[at+1]) == id {
+				at++
+			}
+			if found && id != "" {
+				link.internal = int(byUUID[at])
+			} else if i, ok := entryAtOrigPath(a, backedUp, link.ref.Path); ok {
 				link.internal = i
 			}
 		}
@@ -417,19 +412,62 @@ func IndexArchive(a *archive.Archive) (*RestoreIndex, error) {
 	return idx, nil
 }
 
+// entryAtOrigPath finds the entry whose representation names path as its
+// file.path: the folder backed up (backedUp[i], ending in "/") followed by
+// the entry's own path; of several, the last in the archive. It tries each "/" of path as
+// the point where the two meet, looking the rest up among the entries
+// (sorted by path).
+func entryAtOrigPath(a *archive.Archive, backedUp []string, path string) (int, bool) {
+	last := -1
+	for j := 0; j < len(path); j++ {
+		if path[j] != '/' {
+			continue
+		}
+		rel := path[j+1:]
+		i, found := slices.BinarySearchFunc(a.Entries, rel, func(e archive.Entry, rel string) int { return strings.Compare(e.Path, rel) })
+		if found && !a.Entries[i].IsFolder() && backedUp[i] == path[:j+1] {
+			last = max(last, i)
+		}
+	}
+	return last, last >= 0
+}
+
 // decodeIdentities inflates and decodes the identity of every file entry,
-// on every core; the first entry that fails, in archive order, refuses
-// the restore.
-func decodeIdentities(a *archive.Archive) ([]entryIdentity, error) {
-	identities := make([]entryIdentity, len(a.Entries))
-	errs := make([]error, len(a.Entries))
+// on every core, into the entry: its UUID and its links. It returns, per
+// entry, the folder its file.path says was backed up (the path without the
+// entry's own, with its trailing "/"; "" when it does not end so), one
+// string per folder, so
+// that what it keeps of an entry is a string header. The first entry that
+// fails, in archive order, refuses the restore.
+func decodeIdentities(a *archive.Archive, entries []*restoreEntry) ([]string, error) {
+	backedUp := make([]string, len(entries))
+	errs := make([]error, len(entries))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for first := range workers {
 		wg.Go(func() {
-			for i := first; i < len(a.Entries); i += workers {
-				if e := a.Entries[i]; !e.IsFolder() {
-					errs[i] = decodeEntry(a, e, &identities[i])
+			folders := map[string]string{}
+			for i := first; i < len(entries); i += workers {
+				re := entries[i]
+				if re.IsFolder() {
+					continue
+				}
+				var id entryIdentity
+				if errs[i] = decodeEntry(a, re.Entry, &id); errs[i] != nil {
+					continue
+				}
+				re.origUUID = strings.ToLower(id.File.UUID)
+				if folder, ok := strings.CutSuffix(id.File.Path, re.Path); ok && strings.HasSuffix(folder, "/") {
+					if known, ok := folders[folder]; ok {
+						folder = known
+					} else {
+						folder = strings.Clone(folder)
+						folders[folder] = folder
+					}
+					backedUp[i] = folder
+				}
+				for _, src := range id.links(re.Kind) {
+					re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
 				}
 			}
 		})
@@ -440,7 +478,7 @@ func decodeIdentities(a *archive.Archive) ([]entryIdentity, error) {
 			return nil, err
 		}
 	}
-	return identities, nil
+	return backedUp, nil
 }
 
 // entryIdentity is what IndexArchive needs of a representation: its identity and
@@ -673,24 +711,25 @@ func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ File) error {
 		if e.skipped != "" {
 			continue
 		}
-		if useOwners && e.meta.Owner != "" {
-			known, err := r.knownUser(ctx, e.meta.Owner)
+		meta := r.meta(e)
+		if useOwners && meta.Owner != "" {
+			known, err := r.knownUser(ctx, meta.Owner)
 			if err != nil {
 				return err
 			}
 			if !known && !r.opt.SubstituteMissingUser {
-				unknownUsers[e.meta.Owner] = true
+				unknownUsers[meta.Owner] = true
 				userPaths = append(userPaths, e.target)
 			}
 		}
 		var names []string
 		if useGroups {
-			for _, g := range e.meta.Groups {
+			for _, g := range meta.Groups {
 				names = append(names, g.Name)
 			}
 		}
-		if useData && e.Kind == model.KindWorkbook && e.meta.Data != nil {
-			names = append(names, e.meta.Data.ReadableGroups...)
+		if useData && e.Kind == model.KindWorkbook && meta.Data != nil {
+			names = append(names, meta.Data.ReadableGroups...)
 		}
 		missing := false
 		for _, name := range names {
@@ -1055,11 +1094,20 @@ func (r *restorer) inheritedFrom(ctx context.Context, folderID int64) (*Permissi
 	return p, nil
 }
 
+// meta is what the archive's metadata records of an entry (nothing when
+// it has none): looked up, not kept per entry.
+func (r *restorer) meta(e *restoreEntry) archive.FileMeta {
+	if r.archive.Metadata == nil {
+		return archive.FileMeta{}
+	}
+	return r.archive.Metadata.Files[e.Path]
+}
+
 // owner is who owns a restored entry: the uploader, or with includeOwner the
 // recorded owner when known (unknown ones were refused or are substituted).
 func (r *restorer) owner(e *restoreEntry) int64 {
-	if r.opt.IncludeOwner && r.archive.Metadata.Includes(archive.SectionOwner) && e.meta.Owner != "" {
-		if id, ok := r.users[e.meta.Owner]; ok {
+	if owner := r.meta(e).Owner; r.opt.IncludeOwner && r.archive.Metadata.Includes(archive.SectionOwner) && owner != "" {
+		if id, ok := r.users[owner]; ok {
 			return id
 		}
 	}
@@ -1071,10 +1119,10 @@ func (r *restorer) owner(e *restoreEntry) int64 {
 // sets others' flags, includeGroupPermissions replaces the group entries,
 // includeDataPermissions gives a workbook's recorded readers read access.
 func (r *restorer) permissions(ctx context.Context, parentID int64, e *restoreEntry) (*Permissions, error) {
-	m := r.archive.Metadata
-	sharing := r.opt.IncludeSharing && m.Includes(archive.SectionSharing) && e.meta.Others != nil
+	m, meta := r.archive.Metadata, r.meta(e)
+	sharing := r.opt.IncludeSharing && m.Includes(archive.SectionSharing) && meta.Others != nil
 	groups := r.opt.IncludeGroupPermissions && m.Includes(archive.SectionGroupPermissions)
-	data := r.opt.IncludeDataPermissions && m.Includes(archive.SectionDataPermissions) && e.Kind == model.KindWorkbook && e.meta.Data != nil
+	data := r.opt.IncludeDataPermissions && m.Includes(archive.SectionDataPermissions) && e.Kind == model.KindWorkbook && meta.Data != nil
 	if !sharing && !groups && !data {
 		return nil, nil
 	}
@@ -1083,19 +1131,19 @@ func (r *restorer) permissions(ctx context.Context, parentID int64, e *restoreEn
 		return nil, err
 	}
 	if sharing {
-		p.Others = *e.meta.Others
+		p.Others = *meta.Others
 	}
 	if groups {
 		p.Groups = map[int64]model.Flags{}
-		for _, g := range e.meta.Groups {
+		for _, g := range meta.Groups {
 			if id, ok := r.groups[g.Name]; ok {
 				p.Groups[id] = g.Flags
 			}
 		}
 	}
 	if data {
-		p.Others.Readable = e.meta.Data.OthersReadable
-		for _, name := range e.meta.Data.ReadableGroups {
+		p.Others.Readable = meta.Data.OthersReadable
+		for _, name := range meta.Data.ReadableGroups {
 			if id, ok := r.groups[name]; ok {
 				flags := p.Groups[id]
 				flags.Readable = true
