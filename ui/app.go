@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -183,6 +182,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.scheduleHeartbeat()
 	case common.StatusMsg:
+		if msg.Err != nil {
+			m.health.observeErr(msg.Err)
+		}
 		m.messages.add(m.ctx.Now(), msg)
 		return m, m.status.set(msg)
 	case statusExpiredMsg:
@@ -300,7 +302,7 @@ func (m *Model) unauthorized(msg common.UnauthorizedMsg) tea.Cmd {
 	m.health.state = healthUnauthorized
 	if m.opts.Login == nil {
 		return m.status.set(common.StatusMsg{Level: common.LevelError,
-			Text: fmt.Sprintf("the server refused the credentials of %s: %v", m.ctx.User, msg.Err)})
+			Text: common.Explain("the server refused the credentials of "+m.ctx.User, msg.Err)})
 	}
 	if _, open := m.Dialog().(loginScreen); !open {
 		m.openDialog(m.opts.Login(m.ctx))

@@ -218,7 +218,7 @@ func (m *Model) builtinCommands() []common.Command {
 		{Name: "jobs", Help: "show the job dashboard", Run: focus(common.PaneJobs)},
 		{Name: "cd", Args: "PATH", Help: "go to a folder (relative to the selected one; tab completes)", Run: func(args string) tea.Cmd {
 			if args == "" {
-				return common.Send(common.StatusMsg{Level: common.LevelError, Text: ":cd needs a folder path, e.g. :cd /Data/Connections"})
+				return common.Problem(":cd needs a folder path, e.g. :cd /Data/Connections")
 			}
 			return common.Send(common.GotoPathMsg{Path: m.absolutePath(args)})
 		}},

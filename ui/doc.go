@@ -28,9 +28,14 @@
 //     which runs them off the loop (the root shows a spinner and the label)
 //     and delivers the task's own typed message; tag results with a request
 //     id and drop stale ones;
-//   - report errors with common.Fail(err) (a 401 then reaches the login
-//     screen, anything else the status line) and successes with
-//     common.Notify;
+//   - report a failed action one way, common.Fail(action, err) (or, from
+//     inside a task that has no result of its own yet, common.Failed): a
+//     401 then reaches the login screen, anything else the status line in
+//     plain words (common.Explain), and the header's health reads the error;
+//     a result message that carries an error implements common.Failer, so
+//     the health reads it even when the pane says nothing. Say what is
+//     wrong with what the user asked, when no call failed, with
+//     common.Problem, and successes with common.Notify;
 //   - match keys only against ctx.Keys; add a binding there, in
 //     ui/common/keys.go, when a pane needs a new one (write keys go in
 //     writeKeys, so read-only mode disables them and help marks them);

@@ -101,7 +101,6 @@ const heartbeatEvery = 20 * time.Second
 
 type health struct {
 	state healthState
-	err   error
 }
 
 // healthMsg is the outcome of a heartbeat.
@@ -111,27 +110,31 @@ func (h healthMsg) Failure() error { return h.err }
 
 type heartbeatMsg struct{}
 
-// observe reads the outcome of any result that carries one: a server that
-// answered, even with a refusal, is up; no answer (refused, timed out)
-// means down. The client wraps both in *api.Error, so the HTTP status
-// tells them apart: 0 when no answer came.
+// observe reads the outcome of any result that carries one (a
+// common.Failer).
 func (h *health) observe(msg tea.Msg) {
-	f, ok := msg.(common.Failer)
-	if !ok {
-		return
+	if f, ok := msg.(common.Failer); ok {
+		h.observeErr(f.Failure())
 	}
-	err := f.Failure()
+}
+
+// observeErr reads an outcome: a server that answered, even with a
+// refusal, is up; no answer (refused, timed out) means down. The client
+// wraps both in *api.Error, so the HTTP status tells them apart: 0 when no
+// answer came. An error the client did not return (a local file, an
+// argument) says nothing of the server.
+func (h *health) observeErr(err error) {
 	var apiErr *api.Error
 	switch {
 	case err == nil:
-		h.state, h.err = healthUp, nil
+		h.state = healthUp
 	case common.IsUnauthorized(err):
-		h.state, h.err = healthUnauthorized, err
-	case errors.Is(err, context.Canceled):
-	case errors.As(err, &apiErr) && apiErr.Status != 0:
-		h.state, h.err = healthUp, nil
+		h.state = healthUnauthorized
+	case errors.Is(err, context.Canceled), !errors.As(err, &apiErr):
+	case apiErr.Status != 0:
+		h.state = healthUp
 	default:
-		h.state, h.err = healthDown, err
+		h.state = healthDown
 	}
 }
 

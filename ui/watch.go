@@ -68,8 +68,7 @@ func watchCommand() common.Command {
 				d, err = time.Duration(secs)*time.Second, nil
 			}
 			if err != nil || d < time.Second {
-				return common.Send(common.StatusMsg{Level: common.LevelError,
-					Text: fmt.Sprintf(":watch %s: give an interval of a second or more (10s, 1m) or off", args)})
+				return common.Problem(fmt.Sprintf(":watch %s: give an interval of a second or more (10s, 1m) or off", args))
 			}
 			return common.Send(watchRequest{every: d})
 		}}

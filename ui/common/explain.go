@@ -36,6 +36,8 @@ func explain(action string, err error) string {
 		return fmt.Sprintf("%s: the server refused (409)%s", action, reason)
 	case api.IsUnreachable(err):
 		return fmt.Sprintf("%s: the server does not answer", action)
+	case api.IsFailure(err): // a refusal sent with HTTP 200, as the job endpoints do
+		return fmt.Sprintf("%s: the server refused%s", action, reason)
 	case apiErr.Status != 0 && apiErr.Reason != "":
 		return fmt.Sprintf("%s: %s (%d)", action, apiErr.Reason, apiErr.Status)
 	}

@@ -26,10 +26,14 @@ const (
 	LevelError
 )
 
-// StatusMsg puts one line in the status line.
+// StatusMsg puts one line in the status line. Failures come from Fail,
+// which sets Err.
 type StatusMsg struct {
 	Level Level
 	Text  string
+	// Err is the failure an error line reports; the root reads it for the
+	// header's connection health.
+	Err error
 }
 
 // Send returns a command that delivers msg.
@@ -47,18 +51,10 @@ func Info(text string) tea.Cmd {
 	return func() tea.Msg { return StatusMsg{Level: LevelInfo, Text: text} }
 }
 
-// ReportError returns the message for an error: UnauthorizedMsg for a 401
-// (the root brings the login screen), a status line error otherwise.
-func ReportError(err error) tea.Msg {
-	if IsUnauthorized(err) {
-		return UnauthorizedMsg{Err: err}
-	}
-	return StatusMsg{Level: LevelError, Text: err.Error()}
-}
-
-// Fail returns a command reporting err (see ReportError).
-func Fail(err error) tea.Cmd {
-	return func() tea.Msg { return ReportError(err) }
+// Problem returns a command that shows, as an error, what is wrong with what
+// the user asked when no call failed (a failed call is Fail's).
+func Problem(text string) tea.Cmd {
+	return func() tea.Msg { return StatusMsg{Level: LevelError, Text: text} }
 }
 
 // IsUnauthorized reports whether err is the server refusing the credentials.

@@ -186,7 +186,7 @@ func (p *Pane) create(msg createMsg) tea.Cmd {
 
 func (p *Pane) gotCreated(msg createdMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.FailExplained("creating "+msg.path, msg.err)
+		return common.Fail("creating "+msg.path, msg.err)
 	}
 	p.mode = modeList
 	if p.list.filter != "" {

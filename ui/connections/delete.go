@@ -34,7 +34,7 @@ func (p *Pane) checkDelete(id int64, path string) tea.Cmd {
 
 func (p *Pane) gotDeleteCheck(msg deleteCheckMsg) tea.Cmd {
 	if msg.err != nil && !noDependencyEndpoint(msg.err) {
-		return common.FailExplained("reading what depends on "+msg.path, msg.err)
+		return common.Fail("reading what depends on "+msg.path, msg.err)
 	}
 	body := deleteBody(msg, p.symbols())
 	if msg.err == nil && len(msg.dependents) > 0 {
@@ -96,7 +96,7 @@ func (p *Pane) delete(msg deleteMsg) tea.Cmd {
 
 func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.FailExplained("deleting "+msg.path, msg.err)
+		return common.Fail("deleting "+msg.path, msg.err)
 	}
 	if (p.mode == modeGraph && p.graph != nil && p.graph.connID == msg.id) ||
 		(p.mode == modeDetails && p.details != nil && p.details.id == msg.id) {

@@ -37,11 +37,11 @@ func (p *Pane) startEdit(id int64, path string) tea.Cmd {
 
 func (p *Pane) gotEditLoaded(msg editLoadedMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.FailExplained("reading the connection to edit", msg.err)
+		return common.Fail("reading the connection to edit", msg.err)
 	}
 	body, err := json.MarshalIndent(msg.conn, "", "  ")
 	if err != nil {
-		return common.FailExplained("editing "+msg.conn.File.Path, err)
+		return common.Fail("editing "+msg.conn.File.Path, err)
 	}
 	return openEditor(msg.id, msg.conn.File.Path, string(body)+"\n", "")
 }
@@ -140,7 +140,7 @@ func stripComments(text string) string {
 
 func (p *Pane) gotEdited(msg editedMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.FailExplained("editing "+msg.path+" (nothing was saved)", msg.err)
+		return common.Fail("editing "+msg.path+" (nothing was saved)", msg.err)
 	}
 	if strings.TrimSpace(msg.edited) == strings.TrimSpace(msg.shown) {
 		if msg.retry {
@@ -176,7 +176,7 @@ func (p *Pane) gotSaved(msg savedMsg) tea.Cmd {
 		return openEditor(msg.id, msg.path, msg.edited, common.Explain("the server refused the edit", msg.err))
 	}
 	if msg.err != nil {
-		return common.FailExplained("saving "+msg.path, msg.err)
+		return common.Fail("saving "+msg.path, msg.err)
 	}
 	cmds := []tea.Cmd{common.Notify("saved " + msg.path), p.loadList(0, true), p.changed()}
 	if p.mode == modeDetails && p.details != nil && p.details.id == msg.id {

@@ -37,7 +37,7 @@ func (p *Pane) gotList(msg listMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		p.listErr = msg.err
-		return common.FailExplained("reading the connections", msg.err)
+		return common.Fail("reading the connections", msg.err)
 	}
 	keep := msg.selectID
 	if keep == 0 {
@@ -143,8 +143,8 @@ func (p *Pane) gotTypes(msg typesMsg) tea.Cmd {
 	if p.list.setTypes(msg.types) {
 		p.relist()
 	}
-	if msg.err != nil {
-		return common.Fail(msg.err)
+	if msg.err != nil { // a 401: other failures show as "?" in the list
+		return common.Fail("reading connection types", msg.err)
 	}
 	return nil
 }
@@ -204,7 +204,7 @@ func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		d.err = msg.err
-		return common.FailExplained("reading "+d.path, msg.err)
+		return common.Fail("reading "+d.path, msg.err)
 	}
 	d.conn = &msg.conn
 	p.renderDetails()
@@ -334,7 +334,7 @@ func (p *Pane) gotLevel(msg levelMsg) tea.Cmd {
 	}
 	cmds := []tea.Cmd{p.readLevel(g)}
 	if failed != nil {
-		cmds = append(cmds, common.FailExplained("reading dependencies of "+g.path, failed))
+		cmds = append(cmds, common.Fail("reading dependencies of "+g.path, failed))
 	}
 	return tea.Batch(cmds...)
 }

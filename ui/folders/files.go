@@ -50,7 +50,7 @@ func (p *Pane) gotFiles(msg filesMsg) tea.Cmd {
 	}
 	p.filesLoading = false
 	if msg.err != nil {
-		return common.FailExplained("reading the file lists", msg.err)
+		return common.Fail("reading the file lists", msg.err)
 	}
 	p.ctx.FileIndex = msg.index
 	p.filesGen++

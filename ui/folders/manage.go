@@ -78,7 +78,7 @@ func childPathOf(folder, name string) string {
 // readOnlyRefusal says why a write from a command did nothing.
 func (p *Pane) readOnlyRefusal(what string) tea.Cmd {
 	if p.ctx.Keys.ReadOnly() {
-		return p.fail(what + ": the console is read-only")
+		return common.Problem(what + ": the console is read-only")
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func (p *Pane) openNewFolder(n *node) tea.Cmd {
 // openRename asks for a folder's new name.
 func (p *Pane) openRename(n *node) tea.Cmd {
 	if n.parent == nil || n.isFile() {
-		return p.fail("only a folder below the root can be renamed here")
+		return common.Problem("only a folder below the root can be renamed here")
 	}
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Rename "+n.path(), "", "rename", []dialog.Field{
 		{Name: "name", Label: "new name", Text: true, Value: common.Clean(n.name)}, // a hostile name is offered shown, so renaming fixes it
@@ -151,10 +151,10 @@ func (p *Pane) moveWrite(n *node, target string) (tea.Msg, error) {
 // knows the folder holds something.
 func (p *Pane) confirmDeleteFolder(n *node) tea.Cmd {
 	if n.parent == nil {
-		return p.fail("the root folder cannot be deleted")
+		return common.Problem("the root folder cannot be deleted")
 	}
 	if n.state == loaded && (len(n.children) > 0 || len(n.files) > 0) {
-		return p.fail(n.path() + " is not empty: only an empty folder can be deleted")
+		return common.Problem(n.path() + " is not empty: only an empty folder can be deleted")
 	}
 	id, path, parent := n.id, n.path(), n.parent.path()
 	w := folderWrite{label: "deleting " + path, done: "deleted " + path, reread: []string{parent},
@@ -181,7 +181,7 @@ func (p *Pane) runFolderWrite(w folderWrite) tea.Cmd {
 // lists after a rename or move), so the tree shows it without an `r`.
 func (p *Pane) folderWriteDone(msg folderWritten) tea.Cmd {
 	if msg.err != nil {
-		return common.FailExplained(msg.write.label, msg.err)
+		return common.Fail(msg.write.label, msg.err)
 	}
 	cmds := []tea.Cmd{common.Notify(msg.write.done)}
 	for _, path := range msg.write.reread {
@@ -215,9 +215,9 @@ func (p *Pane) handleFileKey(msg tea.KeyPressMsg, f *node) (tea.Cmd, bool) {
 	case key.Matches(msg, k.SequentialTrigger):
 		return p.sequenceOfMarked(f), true
 	case key.Matches(msg, k.Trigger), key.Matches(msg, k.Stop):
-		return p.fail(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind)), true
+		return common.Problem(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind)), true
 	case key.Matches(msg, k.NewFolder), key.Matches(msg, k.Rename), key.Matches(msg, k.Delete):
-		return p.fail("select a folder: " + f.name + " is a file"), true
+		return common.Problem("select a folder: " + f.name + " is a file"), true
 	}
 	return nil, false
 }
@@ -261,7 +261,7 @@ func (p *Pane) sequenceOfMarked(f *node) tea.Cmd {
 	}
 	if len(paths) == 0 {
 		if !f.file.Kind.Runnable() {
-			return p.fail(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind))
+			return common.Problem(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind))
 		}
 		paths = []string{f.file.Path}
 	}

@@ -222,7 +222,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 				p.tree.root.touch()
 			}
 			p.gotoPath = nil
-			return common.FailExplained("reading the root folder", msg.err)
+			return common.Fail("reading the root folder", msg.err)
 		}
 		n = p.tree.setRoot(msg.folder)
 		if p.ctx.FileIndex == nil && !p.filesLoading {
@@ -237,17 +237,13 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 			n.state = loadFailed
 			n.touch()
 			p.gotoPath = nil
-			return common.FailExplained("reading "+n.path(), msg.err) // a 401 brings the login screen
+			return common.Fail("reading "+n.path(), msg.err) // a 401 brings the login screen
 		}
 		p.tree.setChildren(n, msg.folder.Embedded.Folders)
 	}
 	loadedCmd := p.folderLoaded(n)
 	p.keepCursorOn(selected)
 	return tea.Batch(loadedCmd, readFiles, p.continueGoto())
-}
-
-func (p *Pane) fail(text string) tea.Cmd {
-	return func() tea.Msg { return common.StatusMsg{Level: common.LevelError, Text: text} }
 }
 
 // selected returns the folder under the cursor, nil before the root is read.
@@ -339,11 +335,11 @@ func (p *Pane) command(name string, build func(n *node) (tea.Msg, error)) tea.Cm
 	}
 	n := p.selected()
 	if n == nil {
-		return p.fail(name + ": no folder selected")
+		return common.Problem(name + ": no folder selected")
 	}
 	w, err := build(n)
 	if err != nil {
-		return p.fail(name + ": " + err.Error())
+		return common.Fail(name, err)
 	}
 	return p.runFolderWrite(w.(folderWrite))
 }
@@ -502,7 +498,7 @@ func (p *Pane) continueGoto() tea.Cmd {
 			missing := "/" + strings.Join(p.gotoPath[:i+1], "/")
 			p.gotoPath = nil
 			p.keepCursorOn(at)
-			return p.fail(fmt.Sprintf("no folder %s (or you may not see it)", missing))
+			return common.Problem(fmt.Sprintf("no folder %s (or you may not see it)", missing))
 		}
 		if !at.expanded {
 			at.expanded = true

@@ -23,6 +23,8 @@ type peopleMsg struct {
 	err           error
 }
 
+func (m peopleMsg) Failure() error { return m.err }
+
 // readPeople reads the users and groups once; a server that lists them not
 // to this user (only administrators may) leaves the fields typed by hand.
 func (p *Pane) readPeople() tea.Cmd {
@@ -63,12 +65,10 @@ func (p *Pane) gotPeople(msg peopleMsg) tea.Cmd {
 			}
 		}
 		return nil
-	case common.IsUnauthorized(msg.err):
-		return common.Fail(msg.err)
 	case api.IsForbidden(msg.err):
 		return common.Info("users and groups are listed to administrators only: type the names")
 	case errors.Is(msg.err, api.ErrUnsupported):
 		return common.Info("this server lists no users and groups: type the names")
 	}
-	return common.FailExplained("reading users and groups", msg.err)
+	return common.Fail("reading users and groups", msg.err)
 }

@@ -139,23 +139,13 @@ func (e *permEditor) answered(msg permsMsg) tea.Cmd {
 		e.perm, e.groups, e.loaded = msg.perm, msg.groups, true
 		e.row = min(e.row, e.lastRow())
 	}
-	var problems []string
-	if msg.writeErr != nil {
-		problems = append(problems, common.Explain(msg.label, msg.writeErr))
-	}
-	if msg.readErr != nil {
-		problems = append(problems, common.Explain("reading permissions of "+e.path, msg.readErr))
-	}
-	if msg.writeErr == nil && msg.readErr == nil && msg.wantOwner != "" && e.perm.Owner != msg.wantOwner {
-		problems = append(problems, fmt.Sprintf("the server kept %s as owner of %s, not %s", e.perm.Owner, e.path, msg.wantOwner))
-	}
 	switch {
-	case len(problems) > 0:
-		err := errors.Join(msg.writeErr, msg.readErr)
-		if common.IsUnauthorized(err) {
-			return common.Fail(err)
-		}
-		return func() tea.Msg { return common.StatusMsg{Level: common.LevelError, Text: strings.Join(problems, "; ")} }
+	case msg.writeErr != nil: // the read after it most likely failed alike
+		return common.Fail(msg.label, msg.writeErr)
+	case msg.readErr != nil:
+		return common.Fail("reading permissions of "+e.path, msg.readErr)
+	case msg.wantOwner != "" && e.perm.Owner != msg.wantOwner:
+		return common.Problem(fmt.Sprintf("the server kept %s as owner of %s, not %s", e.perm.Owner, e.path, msg.wantOwner))
 	case msg.done != "":
 		return common.Notify(msg.done + " · " + e.path)
 	}
@@ -279,9 +269,7 @@ func (e *permEditor) handleOwnerKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		owner := strings.TrimSpace(e.owner.Value())
 		if !e.ownerPick.Known(owner) && owner != "" {
-			return func() tea.Msg {
-				return common.StatusMsg{Level: common.LevelError, Text: fmt.Sprintf("unknown user %q: choose one from the list", common.Clean(owner))}
-			}
+			return common.Problem(fmt.Sprintf("unknown user %q: choose one from the list", common.Clean(owner)))
 		}
 		e.editingOwner = false
 		e.owner.Blur()

@@ -202,11 +202,12 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 		return p.startRestore(msg)
 	case transferDone:
 		if common.IsUnauthorized(msg.err) {
-			return common.Fail(msg.err) // the login screen
+			return common.Fail(msg.verb(), msg.err) // the login screen
 		}
 		if msg.err != nil {
-			// the dialog lists the details; the status line keeps the gist
-			return p.fail(msg.failure()[0])
+			// The dialog lists the files the server named; the status line
+			// keeps the gist, which is Explain's words unless it named some.
+			return common.Send(common.StatusMsg{Level: common.LevelError, Text: msg.failure()[0], Err: msg.err})
 		}
 		if !msg.restore {
 			p.lastBackup = msg.file
@@ -425,14 +426,17 @@ func (d *transferDialog) progressLines(inner int) []string {
 	return []string{st.StatusBusy.Render(ansi.Truncate(d.ctx.Spinner+" "+moved+" "+verb+" (size not known yet)", inner, "…"))}
 }
 
+func (m transferDone) verb() string {
+	if m.restore {
+		return "restore"
+	}
+	return "backup"
+}
+
 // failure says why the transfer failed: the server's reason, and the
 // files it names one per line, the first few of them.
 func (m transferDone) failure() []string {
-	err := m.err
-	verb := "backup"
-	if m.restore {
-		verb = "restore"
-	}
+	err, verb := m.err, m.verb()
 	if errors.Is(err, context.Canceled) {
 		return []string{verb + " cancelled; nothing was kept"}
 	}

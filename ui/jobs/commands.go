@@ -22,7 +22,7 @@ func (p *Pane) Commands() []common.Command {
 		{Name: "seq", Args: "ID|PATH… [name=value…]", Help: "trigger jobs and their dependents in sequence", Run: parsed(func(args string) tea.Msg {
 			req, err := parseSequence(args)
 			if err != nil {
-				return usage("seq: " + err.Error())
+				return common.Failed("seq", err)
 			}
 			return req
 		})},
@@ -39,7 +39,7 @@ func (p *Pane) Commands() []common.Command {
 		{Name: "interval", Args: "DURATION|0", Help: "poll jobs every DURATION (0 turns polling off)", Run: parsed(func(args string) tea.Msg {
 			every, err := parseInterval(args)
 			if err != nil {
-				return usage("interval: " + err.Error())
+				return common.Failed("interval", err)
 			}
 			return intervalRequest{every: every}
 		})},

@@ -65,14 +65,14 @@ func (p *Pane) lookUpHistory(req historyLookup) tea.Cmd {
 	return common.StartTask("finding the history of "+req.ref.String(), common.Quick, func(ctx context.Context) tea.Msg {
 		st, err := client.JobStatus(ctx, req.ref)
 		if err != nil {
-			return common.ReportExplained("history of "+req.ref.String(), err)
+			return common.Failed("history of "+req.ref.String(), err)
 		}
 		if st.JobExecutionID == nil {
 			return common.StatusMsg{Level: common.LevelInfo, Text: req.ref.String() + " has never run: no history"}
 		}
 		d, err := client.JobDetails(ctx, *st.JobExecutionID)
 		if err != nil {
-			return common.ReportExplained("history of "+req.ref.String(), err)
+			return common.Failed("history of "+req.ref.String(), err)
 		}
 		return historyRequest{configID: d.JobConfigurationID, label: path.Base(req.ref.String())}
 	})
@@ -132,7 +132,7 @@ func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 	h.loading = false
 	if msg.err != nil {
 		h.err = common.Explain("history", msg.err)
-		return common.FailExplained("history of "+h.label, msg.err)
+		return common.Fail("history of "+h.label, msg.err)
 	}
 	if len(msg.entries) == 0 && msg.start > 0 {
 		return common.Info("no older executions")
@@ -206,7 +206,7 @@ func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		d.err = common.Explain("details", msg.err)
-		return common.FailExplained(fmt.Sprintf("details of #%d", msg.execID), msg.err)
+		return common.Fail(fmt.Sprintf("details of #%d", msg.execID), msg.err)
 	}
 	d.details, d.loaded = msg.details, true
 	return nil

@@ -96,7 +96,7 @@ func (p *Pane) gotLog(msg logMsg) tea.Cmd {
 	v.inFlight = false
 	if msg.err != nil {
 		v.err = common.Explain("log", msg.err)
-		return common.FailExplained(fmt.Sprintf("log of #%d", msg.execID), msg.err)
+		return common.Fail(fmt.Sprintf("log of #%d", msg.execID), msg.err)
 	}
 	v.err, v.loaded, v.cut = "", true, msg.cut
 	if msg.state != "" {

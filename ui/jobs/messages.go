@@ -126,5 +126,7 @@ type deletedMsg struct {
 	err    error
 }
 
+func (m deletedMsg) Failure() error { return m.err }
+
 // intervalRequest sets the poll interval (:interval); 0 turns polling off.
 type intervalRequest struct{ every time.Duration }

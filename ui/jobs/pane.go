@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -426,7 +427,7 @@ func (p *Pane) trigger(req triggerRequest) tea.Cmd {
 
 func (p *Pane) gotTriggered(msg triggeredMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.FailExplained("trigger "+msg.ref.String(), msg.err)
+		return common.Fail("trigger "+msg.ref.String(), msg.err)
 	}
 	id := msg.answer.JobExecutionID
 	name := msg.ref.String()
@@ -499,7 +500,7 @@ func (p *Pane) stop(req stopRequest) tea.Cmd {
 
 func (p *Pane) gotStopped(msg stoppedMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.FailExplained("stop "+msg.label, msg.err)
+		return common.Fail("stop "+msg.label, msg.err)
 	}
 	return tea.Batch(common.Notify("stopped "+msg.label), p.pollNow())
 }
@@ -532,14 +533,12 @@ func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 		return notice
 	case msg.err == nil && msg.answer.Outcome == model.DeletionAlreadyMarked:
 		return common.Info(fmt.Sprintf("data of execution #%d was already deleted or marked for deletion: nothing changed", msg.execID))
-	case common.IsUnauthorized(msg.err):
-		return common.Fail(msg.err)
 	}
-	reason := msg.answer.Reason
-	if reason == "" && msg.err != nil {
-		reason = common.Explain("delete", msg.err)
+	err := msg.err
+	if err == nil {
+		err = errors.New("the server refused: " + msg.answer.Reason)
 	}
-	return common.Fail(fmt.Errorf("data of execution #%d not deleted: the server refused: %s", msg.execID, reason))
+	return common.Fail(fmt.Sprintf("data of execution #%d not deleted", msg.execID), err)
 }
 
 // ShortHelp implements help.KeyMap.

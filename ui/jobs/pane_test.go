@@ -310,7 +310,8 @@ func TestDeleteAnswers(t *testing.T) {
 		{deletedMsg{execID: 5, answer: model.DataDeletion{Outcome: model.DeletionMarked}}, common.LevelNotice, "now marked for deletion"},
 		{deletedMsg{execID: 5, answer: model.DataDeletion{Outcome: model.DeletionAlreadyMarked}}, common.LevelInfo, "already deleted or marked for deletion: nothing changed"},
 		{deletedMsg{execID: 5, answer: model.DataDeletion{Outcome: model.DeletionFailed, Reason: "Job data with id 5 doesn't exist"},
-			err: &api.Error{Reason: "Job data with id 5 doesn't exist"}}, common.LevelError, "not deleted: the server refused: Job data with id 5 doesn't exist"},
+			err: &api.Error{Op: "DELETE /rest/data/5", Status: 404, Reason: "Job data with id 5 doesn't exist"}}, common.LevelError,
+			"data of execution #5 not deleted: not found — it does not exist or you may not see it (404): Job data with id 5 doesn't exist"},
 	}
 	p := newTestPane(nil, 100, 12, time.Now)
 	for _, tt := range tests {

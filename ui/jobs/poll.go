@@ -141,7 +141,7 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 		p.polling.lastErr = msg.err
 		var cmds []tea.Cmd
 		if common.IsUnauthorized(msg.err) {
-			cmds = append(cmds, common.Fail(msg.err))
+			cmds = append(cmds, common.Fail("list-running", msg.err))
 		}
 		return tea.Batch(append(cmds, p.schedule())...)
 	}

@@ -163,11 +163,9 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 		e, ok := index.ByPath(ref.String())
 		switch {
 		case !ok:
-			return common.Send(common.StatusMsg{Level: common.LevelError,
-				Text: fmt.Sprintf("sequential trigger: no job at %s (or you may not see it)", common.Clean(ref.String()))})
+			return common.Problem(fmt.Sprintf("sequential trigger: no job at %s (or you may not see it)", common.Clean(ref.String())))
 		case !e.Kind.Runnable():
-			return common.Send(common.StatusMsg{Level: common.LevelError,
-				Text: fmt.Sprintf("sequential trigger: %s is a %s, not a job", common.Clean(ref.String()), e.Kind)})
+			return common.Problem(fmt.Sprintf("sequential trigger: %s is a %s, not a job", common.Clean(ref.String()), e.Kind))
 		}
 	}
 	return common.StartTask("sequential trigger", common.Quick, func(ctx context.Context) tea.Msg {
@@ -179,7 +177,7 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 			}
 			id, err := fileIDOf(ctx, client, ref)
 			if err != nil {
-				return common.ReportExplained("sequential trigger: "+ref.String(), err)
+				return common.Failed("sequential trigger: "+ref.String(), err)
 			}
 			ids = append(ids, id)
 		}
@@ -193,7 +191,7 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 
 func (p *Pane) gotSequence(msg sequenceMsg) tea.Cmd {
 	if msg.err != nil {
-		return common.FailExplained("sequential trigger", msg.err)
+		return common.Fail("sequential trigger", msg.err)
 	}
 	p.plan = &planView{entries: msg.plan.ExecutionPlan, states: map[int64]model.JobState{}}
 	p.mode = modePlan

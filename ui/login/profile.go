@@ -36,7 +36,7 @@ func ProfileCommand(ctx *common.Context, cfg Config, getenv func(string) string)
 func listProfiles(path, current string) tea.Msg {
 	profiles, err := credentials.LoadProfiles(path)
 	if err != nil {
-		return common.StatusMsg{Level: common.LevelError, Text: err.Error()}
+		return common.Failed("listing profiles", err)
 	}
 	if len(profiles.Profiles) == 0 {
 		return common.StatusMsg{Level: common.LevelInfo, Text: "no profiles yet: dapconsole login creates one"}
@@ -58,14 +58,15 @@ func listProfiles(path, current string) tea.Msg {
 // switchProfile runs in a task; it reads nothing of ctx, which it only hands
 // to a login screen it may build.
 func switchProfile(c context.Context, ctx *common.Context, cfg Config, getenv func(string) string, name string) tea.Msg {
+	action := "switching to profile " + name
 	profiles, err := credentials.LoadProfiles(cfg.ProfilesPath)
 	if err != nil {
-		return common.StatusMsg{Level: common.LevelError, Text: err.Error()}
+		return common.Failed(action, err)
 	}
 	session, err := credentials.Resolve(credentials.Request{Profile: name, ReadOnly: cfg.ForceReadOnly},
 		credentials.Env{Profiles: profiles, Getenv: getenv})
 	if err != nil {
-		return common.StatusMsg{Level: common.LevelError, Text: err.Error()}
+		return common.Failed(action, err)
 	}
 	if !session.Complete() {
 		reason := "No stored password for profile " + name + "."
@@ -80,7 +81,9 @@ func switchProfile(c context.Context, ctx *common.Context, cfg Config, getenv fu
 		reason := fmt.Sprintf("The server refused the password of profile %s (from %s).", name, session.Source)
 		return common.OpenDialogMsg{Dialog: ForProfile(ctx, cfg, p, reason)}
 	case err != nil:
-		return common.StatusMsg{Level: common.LevelError, Text: "profile " + name + ": " + err.Error()}
+		// Not Failed: the header's health is the current server's, and
+		// this failure is another server's.
+		return common.StatusMsg{Level: common.LevelError, Text: common.Explain(action, err)}
 	}
 	// One message: a task's result is delivered as it is, so a batch here would not run.
 	return common.LoggedInMsg{
