@@ -153,7 +153,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		return m, m.click(msg)
 	case common.TaskStartedMsg:
-		return m, m.tasks.start(msg, m.spinner.Tick)
+		return m, m.tasks.start(msg, m.ctx.Now(), m.spinner.Tick)
 	case common.TaskDoneMsg:
 		m.tasks.done(msg.ID)
 		if m.quitting {

@@ -58,6 +58,8 @@ type consoleOpts struct {
 	panes func(ctx *common.Context) []common.Pane
 	// seed, when set, adds to the demo data before the console starts.
 	seed func(srv *server.Server, url string)
+	// now, when set, is the console's clock in place of fixedNow.
+	now func() time.Time
 }
 
 // snapshotTimeout is generous: the machine running the tests may be busy.
@@ -116,6 +118,9 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 	// The header shows a fixed name: the test server's port changes each run.
 	ctx := common.NewContext(api.New(url, o.user, o.password), "http://dap.test", o.user, "", o.readOnly)
 	ctx.Now = func() time.Time { return fixedNow }
+	if o.now != nil {
+		ctx.Now = o.now
+	}
 	// The other panes poll the server on their own; their golden tests are
 	// theirs, and here they would only make the status line flicker.
 	panes := []common.Pane{

@@ -26,10 +26,11 @@ type tasks struct {
 	running map[int64]task
 }
 
-// start records a task; the first shown one starts the spinner.
-func (t *tasks) start(msg common.TaskStartedMsg, tick tea.Cmd) tea.Cmd {
+// start records a task started at now; the first shown one starts the
+// spinner.
+func (t *tasks) start(msg common.TaskStartedMsg, now time.Time, tick tea.Cmd) tea.Cmd {
 	first := t.shown() == 0
-	t.running[msg.ID] = task{label: msg.Label, transfer: msg.Transfer, quiet: msg.Quiet, started: time.Now(), cancel: msg.Cancel}
+	t.running[msg.ID] = task{label: msg.Label, transfer: msg.Transfer, quiet: msg.Quiet, started: now, cancel: msg.Cancel}
 	if first && !msg.Quiet {
 		return tick
 	}

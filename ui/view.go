@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -88,7 +87,7 @@ func (m *Model) headerView() string {
 
 func (m *Model) healthView() string {
 	st := m.ctx.Styles
-	if oldest, ok := m.tasks.oldest(); ok && time.Since(oldest.started) > slowAfter && m.health.state != healthDown {
+	if oldest, ok := m.tasks.oldest(); ok && m.ctx.Now().Sub(oldest.started) > slowAfter && m.health.state != healthDown {
 		return st.HealthSlow.Render(st.Symbols.Slow)
 	}
 	switch m.health.state {

@@ -145,8 +145,8 @@ func TestTenMinutesOfPollingNeverOverlapsAndLeavesNoGoroutine(t *testing.T) {
 	pl := startPlatform(t, counter.wrap)
 	clock := &fakeClock{now: clockAt}
 	p := newTestPane(pl.client, 120, 20, clock.Now)
-	p.after = clock.after
 	u := newPump(t, p)
+	p.after = clock.after
 	u.run(p.Init())
 
 	// Keys an impatient admin presses now and then, which all ask for a
@@ -196,11 +196,11 @@ func TestFailingServerBacksOffAndShowsStale(t *testing.T) {
 	clock := &fakeClock{now: clockAt}
 	p := newTestPane(pl.client, 120, 12, clock.Now)
 	var delays []time.Duration
+	u := newPump(t, p)
 	p.after = func(d time.Duration, msg tea.Msg) tea.Cmd {
 		delays = append(delays, d)
 		return clock.after(d, msg)
 	}
-	u := newPump(t, p)
 	defer u.drain()
 	u.run(p.Init())
 	u.until("first poll", 10*time.Second, func() bool { return p.polling.polls == 1 })
@@ -239,8 +239,8 @@ func TestSlowServerMarksDataStale(t *testing.T) {
 	})
 	clock := &fakeClock{now: clockAt}
 	p := newTestPane(pl.client, 120, 12, clock.Now)
-	p.after = clock.after
 	u := newPump(t, p)
+	p.after = clock.after
 	defer u.drain()
 	u.run(p.Init())
 
@@ -397,6 +397,8 @@ func TestSequentialTriggerPlanFollowsTheRun(t *testing.T) {
 	p.polling.every = 0
 	u := newPump(t, p)
 	defer u.drain()
+	// The plan reads its executions' states again at once, not planEvery later.
+	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd { return u.after(10*time.Millisecond, msg) }
 
 	req, err := parseSequence("/Data/ImportJobs/Events.imp minAmount=5")
 	if err != nil {

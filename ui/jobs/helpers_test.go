@@ -90,16 +90,37 @@ func statusesOf(msgs []tea.Msg) []common.StatusMsg {
 // goroutines, Update on one. Messages the pane does not own (status lines,
 // dialogs) are kept for the test to read.
 type pump struct {
-	t     testing.TB
-	p     *Pane
-	msgs  chan tea.Msg
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	other []tea.Msg
+	t        testing.TB
+	p        *Pane
+	msgs     chan tea.Msg
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	other    []tea.Msg
+	stop     chan struct{}
+	stopOnce sync.Once
 }
 
+// newPump takes over the pane's timers (see after); a test on a clock of
+// its own sets p.after after this.
 func newPump(t testing.TB, p *Pane) *pump {
-	return &pump{t: t, p: p, msgs: make(chan tea.Msg, 256)}
+	u := &pump{t: t, p: p, msgs: make(chan tea.Msg, 256), stop: make(chan struct{})}
+	p.after = u.after
+	return u
+}
+
+// after is tea.Tick that drain ends: a test does not wait for the next
+// poll or log tick once it has what it looked for.
+func (u *pump) after(d time.Duration, msg tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+			return msg
+		case <-u.stop:
+			return nil
+		}
+	}
 }
 
 // run starts a command; its messages arrive on the channel.
@@ -168,6 +189,7 @@ func (u *pump) until(what string, limit time.Duration, cond func() bool) {
 
 // drain waits for every command started so far and delivers nothing more.
 func (u *pump) drain() {
+	u.stopOnce.Do(func() { close(u.stop) })
 	done := make(chan struct{})
 	go func() { u.wg.Wait(); close(done) }()
 	for {

@@ -100,8 +100,8 @@ func TestLogFollowsARunningJob(t *testing.T) {
 	pl := startPlatform(t, nil)
 	p := newTestPane(pl.client, 120, 20, time.Now)
 	p.polling.every = 0
-	p.after = func(d time.Duration, msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 	u := newPump(t, p)
+	p.after = func(d time.Duration, msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 	defer u.drain()
 	events := api.Path("/Data/ImportJobs/Events.imp")
 	trig, err := pl.client.TriggerJob(t.Context(), events)

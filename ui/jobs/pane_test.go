@@ -325,6 +325,7 @@ func TestDeleteAnswers(t *testing.T) {
 // A 401 on a poll goes to the root (login screen); the poll goes on.
 func TestUnauthorizedPollReachesTheRoot(t *testing.T) {
 	p := newTestPane(nil, 100, 12, time.Now)
+	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } } // the backoff's tick at once
 	p.Init()
 	_, cmd := p.Update(pollMsg{req: p.polling.req, err: &api.Error{Status: 401, Err: errors.New("unauthorized")}})
 	var unauthorized bool
