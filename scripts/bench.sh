@@ -13,8 +13,12 @@
 #   restore  curl of PUT …/restore of that archive beside `unzip -q` of it
 #   import   a 1,000,000-row CSV import job (server/jobs BenchmarkImport1MRows)
 #            beside `sqlite3 .import` of the same file into a database file
+#   frame    the console started on a pty against that `dapconsole serve`,
+#            from the process's start to the first frame showing the root
+#            folder's content (TestFirstFrameProbe), beside one curl of the
+#            two requests that frame needs (the root folder, the running jobs)
 #
-# Needs bash, awk, curl, zip, unzip, sqlite3 and Linux /proc. Run from the
+# Needs bash, awk, curl, zip, unzip, sqlite3, Linux /proc and /dev/ptmx. Run from the
 # repository root. Timing is wall clock: on a shared machine only the
 # ratios, taken in turn, mean anything.
 set -euo pipefail
@@ -29,6 +33,7 @@ go build -o "$work/dapconsole" .
 for pkg in ui/connections ui/jobs ui/folders ui/common server server/jobs; do
 	go test -c -o "$work/${pkg//\//_}.test" "./$pkg"
 done
+go test -c -o "$work/console.test" .
 
 # sample NAME VALUE keeps one measurement; median NAME is their median.
 sample() { echo "$2" >> "$work/samples.$1"; }
@@ -73,6 +78,11 @@ for round in $(seq "$rounds"); do
 	rm -f "$work/zip.zip"
 	wall zip sh -c "cd '$work/probe/tree' && zip -qr '$work/zip.zip' Project"
 
+	sample frame "$(DAP_PROBE_BINARY="$work/dapconsole" DAP_PROBE_SERVER="$base" DAP_PROBE_TEXT=Project/ \
+		"$work/console.test" -test.run '^TestFirstFrameProbe$' | head -1)"
+	wall curl2 curl -sSf -u admin:admin -o /dev/null -o /dev/null \
+		"$base/api/filesystem/root-folder" "$base/api/job-execution/list-running"
+
 	wall restore curl -sSf -o /dev/null -u admin:admin -H 'Content-Type: application/zip' -X PUT \
 		--data-binary @"$work/probe/project.zip" "$base/api/filesystem/folders/%2FRestored$round/restore"
 	wall unzip unzip -q "$work/probe/project.zip" -d "$work/unzipped$round"
@@ -103,6 +113,7 @@ done
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "connections ListView, 100 -> 100k" "$(ms "$(m listview100)") -> $(ms "$(m listview100000)")" "—" "$(ratio "$(m listview100000)" "$(m listview100)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "backup 10k files (GET) vs zip -qr" "$(ms "$(m backup)")" "$(ms "$(m zip)")" "$(ratio "$(m backup)" "$(m zip)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "restore 10k files (PUT) vs unzip -q" "$(ms "$(m restore)")" "$(ms "$(m unzip)")" "$(ratio "$(m restore)" "$(m unzip)")"
+printf '| %-44s | %-22s | %-22s | %-7s |\n' "first frame vs curl of its 2 requests" "$(ms "$(m frame)")" "$(ms "$(m curl2)")" "$(ratio "$(m frame)" "$(m curl2)")"
 rows() { awk -v ns="$1" 'BEGIN {printf "%.0fk rows/s", 1e6 / (ns / 1e9) / 1e3}'; }
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "import 1M-row CSV vs sqlite3 .import (rows/s)" "$(rows "$(m importengine)")" "$(rows "$(m sqlite3sqlite3-cli)")" "$(ratio "$(m sqlite3sqlite3-cli)" "$(m importengine)")"
 echo
