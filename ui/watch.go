@@ -15,29 +15,30 @@ import (
 // what they show, so that changes made elsewhere appear without r.
 const defaultWatch = 30 * time.Second
 
-// watch schedules common.WatchTickMsg; gen drops ticks of an older schedule.
+// watch schedules common.WatchTickMsg; ticks drops those of an older
+// schedule.
 type watch struct {
 	every time.Duration // 0 is off
-	gen   int
+	ticks common.Requests
 }
 
-type watchTickMsg struct{ gen int }
+type watchTickMsg struct{ ticket common.Ticket }
 
 // watchRequest is `:watch DURATION|off`.
 type watchRequest struct{ every time.Duration }
 
 func (m *Model) scheduleWatch() tea.Cmd {
-	m.watch.gen++
 	if m.watch.every <= 0 {
+		m.watch.ticks.Reset()
 		return nil
 	}
-	gen := m.watch.gen
-	return tea.Tick(m.watch.every, func(time.Time) tea.Msg { return watchTickMsg{gen: gen} })
+	ticket := m.watch.ticks.Next()
+	return tea.Tick(m.watch.every, func(time.Time) tea.Msg { return watchTickMsg{ticket: ticket} })
 }
 
 // watchTick tells the panes to read again, then schedules the next tick.
 func (m *Model) watchTick(msg watchTickMsg) tea.Cmd {
-	if msg.gen != m.watch.gen || m.ctx.Client == nil {
+	if !m.watch.ticks.Current(msg.ticket) || m.ctx.Client == nil {
 		return nil
 	}
 	return tea.Batch(m.broadcast(common.WatchTickMsg{}), m.scheduleWatch())

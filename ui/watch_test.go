@@ -72,8 +72,10 @@ func TestWatchTickReachesThePanes(t *testing.T) {
 	seen := &watchCounter{Pane: m.panes[1]}
 	m.panes[1] = seen
 	m.setWatch(defaultWatch)
-	m.Update(watchTickMsg{gen: m.watch.gen - 1})
-	m.Update(watchTickMsg{gen: m.watch.gen})
+	stale := m.watch.ticks.Latest()
+	m.setWatch(defaultWatch)
+	m.Update(watchTickMsg{ticket: stale})
+	m.Update(watchTickMsg{ticket: m.watch.ticks.Latest()})
 	if seen.n != 1 {
 		t.Errorf("the pane saw %d watch ticks, want 1", seen.n)
 	}

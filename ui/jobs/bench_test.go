@@ -26,13 +26,13 @@ func manyJobs(n int) []model.RunningJob {
 func paneWith(tb testing.TB, n int) *Pane {
 	p := newTestPane(nil, 120, 40, func() time.Time { return clockAt })
 	p.Init()
-	p.Update(pollMsg{req: p.polling.req, jobs: manyJobs(n)})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: manyJobs(n)})
 	var results []statusResult
 	first, last := p.visibleRange()
 	for _, r := range p.table.view[first:last] {
 		results = append(results, running(r.job.JobExecutionID, 42, time.Minute))
 	}
-	p.Update(statusMsg{req: p.status.req, results: results})
+	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: results})
 	return p
 }
 
@@ -62,7 +62,7 @@ func BenchmarkMergePoll(b *testing.B) {
 		for i := range jobs {
 			jobs[i].EstimatedTime++ // every running entry changes a little, as in a real poll
 		}
-		p.Update(pollMsg{req: p.polling.req, jobs: jobs})
+		p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs})
 	}
 }
 
@@ -112,7 +112,7 @@ func BenchmarkRefresh(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				jobs[n/2].EstimatedTime++
-				p.Update(pollMsg{req: p.polling.req, jobs: jobs})
+				p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs})
 				_ = p.View()
 			}
 		})

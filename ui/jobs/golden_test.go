@@ -29,11 +29,11 @@ func dashboardAt(t *testing.T, width, height int) *Pane {
 		runningJob(43, "Customers", model.StateQueued, time.Time{}),
 		runningJob(44, "Products", "WAITING_FOR_OTHER_JOB", time.Time{}),
 	}
-	p.Update(pollMsg{req: p.polling.req, jobs: first})
-	p.Update(statusMsg{req: p.status.req, results: []statusResult{
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: first})
+	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
 		running(41, 37, 210*time.Second), running(42, 90, time.Second), running(40, 99, time.Second)}})
-	p.Update(pollMsg{req: p.polling.req, jobs: first[1:]})
-	p.Update(statusMsg{req: p.status.req, results: []statusResult{
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: first[1:]})
+	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
 		running(41, 37, 210*time.Second), running(42, 90, time.Second),
 		{execID: 40, status: model.JobStatus{Status: "success", JobStatus: model.StateCompleted, JobExecutionID: ptr(int64(40))}}}})
 	p.watched[42] = "Orders.imp #42"
@@ -94,16 +94,16 @@ func TestGolden(t *testing.T) {
 		}},
 		{"Stale", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
-			p.Update(pollTickMsg{gen: p.polling.gen})
-			p.Update(pollMsg{req: p.polling.req, err: errors.New("read tcp: connection reset by peer")})
-			p.Update(pollTickMsg{gen: p.polling.gen})
-			p.Update(pollMsg{req: p.polling.req, err: errors.New("read tcp: connection reset by peer")})
+			p.Update(pollTickMsg{ticket: p.polling.ticks.Latest()})
+			p.Update(pollMsg{ticket: p.polling.reads.Latest(), err: errors.New("read tcp: connection reset by peer")})
+			p.Update(pollTickMsg{ticket: p.polling.ticks.Latest()})
+			p.Update(pollMsg{ticket: p.polling.reads.Latest(), err: errors.New("read tcp: connection reset by peer")})
 			return p.View()
 		}},
 		{"Empty", func(t *testing.T) string {
 			p := newTestPane(nil, 100, 8, func() time.Time { return clockAt })
 			p.Init()
-			p.Update(pollMsg{req: p.polling.req})
+			p.Update(pollMsg{ticket: p.polling.reads.Latest()})
 			return p.View()
 		}},
 		{"History", func(t *testing.T) string {
@@ -114,7 +114,7 @@ func TestGolden(t *testing.T) {
 			p := historyAt(t)
 			p.SetSize(100, 20)
 			press(p, "down", "enter")
-			p.Update(detailsMsg{req: p.details.req, execID: 37, details: model.JobDetails{
+			p.Update(detailsMsg{ticket: p.details.reads.Latest(), execID: 37, details: model.JobDetails{
 				StartTime: model.At(clockAt.Add(-2 * time.Minute)), StopTime: model.At(clockAt.Add(-2*time.Minute + 118*time.Second)),
 				JobStatus: model.StateCompleted, JobConfigurationID: 241, File: model.DetailsFile{ID: 141, UUID: "9e6635dd-0000-4000-8000-000000000141"},
 				SuccessCount: 494400, Counters: map[string]int64{
@@ -132,7 +132,7 @@ func TestGolden(t *testing.T) {
 				{JobConfigurationName: "Sales by Region", JobConfigurationID: 14, Trigger: true, JobExecutionID: 53},
 				{JobConfigurationName: "Sales Dashboard", JobConfigurationID: 16, Trigger: false},
 			}}})
-			p.Update(planStatusMsg{req: p.plan.req, states: map[int64]model.JobState{
+			p.Update(planStatusMsg{ticket: p.plan.reads.Latest(), states: map[int64]model.JobState{
 				50: model.StateCompleted, 51: model.StateCompleted, 52: model.StateRunning, 53: model.StateQueued}})
 			return p.View()
 		}},
@@ -143,13 +143,13 @@ func TestGolden(t *testing.T) {
 		{"LogFollowing", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
 			press(p, "j", "j", "l") // #42, running
-			p.Update(logMsg{req: p.logv.req, execID: 42, state: model.StateRunning, text: sampleLog(9, false)})
+			p.Update(logMsg{ticket: p.logv.reads.Latest(), execID: 42, state: model.StateRunning, text: sampleLog(9, false)})
 			return p.View()
 		}},
 		{"LogEnded", func(t *testing.T) string {
 			p := failedAt(t)
 			press(p, "l")
-			p.Update(logMsg{req: p.logv.req, execID: 45, state: model.StateError, text: sampleLog(30, true)})
+			p.Update(logMsg{ticket: p.logv.reads.Latest(), execID: 45, state: model.StateError, text: sampleLog(30, true)})
 			press(p, "k", "k")
 			return p.View()
 		}},
@@ -199,7 +199,7 @@ func historyAt(t *testing.T) *Pane {
 		entries[i].StartTime, entries[i].StopTime = at(time.Duration(i+1)*time.Hour, time.Duration(7*i+3)*time.Second)
 	}
 	entries[1].StopTime = model.At(entries[1].StartTime.Time.Add(83 * time.Second))
-	p.Update(historyMsg{req: p.history.req, configID: 241, start: 10, total: 16, entries: entries})
+	p.Update(historyMsg{ticket: p.history.reads.Latest(), configID: 241, start: 10, total: 16, entries: entries})
 	return p
 }
 
@@ -220,10 +220,10 @@ func failedAt(t *testing.T) *Pane {
 	p := dashboardAt(t, 100, 12)
 	wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt.Add(-3*time.Second))
 	wbk.FileName = "Sales by Region.wbk"
-	p.Update(pollMsg{req: p.polling.req, jobs: append(p.listedJobs(), wbk)})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
 	p.watched[45] = "Sales by Region.wbk #45"
-	p.Update(pollMsg{req: p.polling.req, jobs: p.listedJobs()[:3]})
-	p.Update(statusMsg{req: p.status.req, results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
+	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 	p.keepSelection(45)
 	return p
@@ -264,7 +264,7 @@ func duplicatesAt(t *testing.T, width int) *Pane {
 	finance.FileName, finance.FileID = "Sales.wbk", 501
 	analytics := runningJob(47, "Sales", model.StateRunning, clockAt.Add(-3*time.Second))
 	analytics.FileName, analytics.FileID = "Sales.wbk", 502
-	p.Update(pollMsg{req: p.polling.req, jobs: append(p.listedJobs(), finance, analytics)})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), finance, analytics)})
 	p.Update(pathsMsg{paths: map[int64]string{501: "/Analytics/Finance/Sales.wbk", 502: "/Analytics/Sales.wbk"}})
 	return p
 }
@@ -276,10 +276,10 @@ func TestFailedReasonLineCleansState(t *testing.T) {
 	for _, hostile := range uitest.Hostile {
 		p := dashboardAt(t, 100, 12)
 		wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt.Add(-3*time.Second))
-		p.Update(pollMsg{req: p.polling.req, jobs: append(p.listedJobs(), wbk)})
+		p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
 		p.watched[45] = "Sales by Region.wbk #45"
-		p.Update(pollMsg{req: p.polling.req, jobs: p.listedJobs()[:3]})
-		p.Update(statusMsg{req: p.status.req, results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+		p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
+		p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 			JobStatus: model.JobState(hostile), JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 		p.keepSelection(45)
 		if found := uitest.Controls(p.View()); len(found) > 0 {

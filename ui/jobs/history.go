@@ -37,7 +37,7 @@ type historyView struct {
 	total    int // -1 while the server has not said
 	cursor   int
 	loading  bool
-	req      int
+	reads    common.Requests
 	err      string
 }
 
@@ -46,7 +46,7 @@ type detailsView struct {
 	execID  int64
 	details model.JobDetails
 	loaded  bool
-	req     int
+	reads   common.Requests
 	err     string
 }
 
@@ -78,11 +78,6 @@ func (p *Pane) lookUpHistory(req historyLookup) tea.Cmd {
 	})
 }
 
-func (p *Pane) nextReq() int {
-	p.lastReq++
-	return p.lastReq
-}
-
 func (p *Pane) openHistory(configID int64, label string) tea.Cmd {
 	if configID <= 0 {
 		return common.Info("no job configuration known for " + label + " yet")
@@ -98,14 +93,14 @@ func (p *Pane) loadHistory(start int) tea.Cmd {
 	if h == nil || client == nil {
 		return nil
 	}
-	h.loading, h.req, h.page = true, p.nextReq(), p.historyPage()
-	req, configID, length := h.req, h.configID, h.page
+	h.loading, h.page = true, p.historyPage()
+	ticket, configID, length := h.reads.Next(), h.configID, h.page
 	return common.StartTask(fmt.Sprintf("reading history of %s", h.label), common.Quick, func(ctx context.Context) tea.Msg {
 		page, err := client.JobHistoryPage(ctx, configID, start, length)
 		if err == nil {
 			withTimes(ctx, client, page.Entries)
 		}
-		return historyMsg{req: req, configID: configID, start: start, entries: page.Entries, total: page.Total, err: err}
+		return historyMsg{ticket: ticket, configID: configID, start: start, entries: page.Entries, total: page.Total, err: err}
 	})
 }
 
@@ -126,7 +121,7 @@ func withTimes(ctx context.Context, client *api.Client, entries []model.HistoryE
 
 func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 	h := p.history
-	if h == nil || msg.req != h.req {
+	if h == nil || !h.reads.Current(msg.ticket) {
 		return nil
 	}
 	h.loading = false
@@ -190,18 +185,18 @@ func (p *Pane) openDetails(execID int64) tea.Cmd {
 	if client == nil {
 		return nil
 	}
-	p.details = &detailsView{execID: execID, req: p.nextReq()}
+	p.details = &detailsView{execID: execID}
 	p.mode = modeDetails
-	req := p.details.req
+	ticket := p.details.reads.Next()
 	return common.StartTask(fmt.Sprintf("reading details of #%d", execID), common.Quick, func(ctx context.Context) tea.Msg {
 		d, err := client.JobDetails(ctx, execID)
-		return detailsMsg{req: req, execID: execID, details: d, err: err}
+		return detailsMsg{ticket: ticket, execID: execID, details: d, err: err}
 	})
 }
 
 func (p *Pane) gotDetails(msg detailsMsg) tea.Cmd {
 	d := p.details
-	if d == nil || msg.req != d.req {
+	if d == nil || !d.reads.Current(msg.ticket) {
 		return nil
 	}
 	if msg.err != nil {

@@ -30,14 +30,14 @@ type logView struct {
 	loaded bool
 	err    string
 
-	req      int
+	reads    common.Requests
 	inFlight bool
-	gen      int // the schedule a re-read tick must belong to
+	ticks    common.Requests // the schedule a re-read tick must belong to
 }
 
 // logMsg answers a read of an execution's log and of its state.
 type logMsg struct {
-	req    int
+	ticket common.Ticket
 	execID int64
 	text   string
 	cut    bool
@@ -47,7 +47,7 @@ type logMsg struct {
 
 func (m logMsg) Failure() error { return m.err }
 
-type logTickMsg struct{ gen int }
+type logTickMsg struct{ ticket common.Ticket }
 
 func (p *Pane) openLog(execID int64, label string) tea.Cmd {
 	if execID <= 0 {
@@ -70,15 +70,15 @@ func (p *Pane) readLog() tea.Cmd {
 	if v == nil || client == nil {
 		return nil
 	}
-	v.inFlight, v.req = true, p.nextReq()
-	req, id := v.req, v.execID
+	v.inFlight = true
+	ticket, id := v.reads.Next(), v.execID
 	kind := common.Quick
 	if v.loaded {
 		kind = common.Quiet // following: the status line stays still
 	}
 	return common.StartTask(fmt.Sprintf("reading the log of #%d", id), kind, func(ctx context.Context) tea.Msg {
 		text, cut, err := client.JobLog(ctx, id)
-		msg := logMsg{req: req, execID: id, text: text, cut: cut, err: err}
+		msg := logMsg{ticket: ticket, execID: id, text: text, cut: cut, err: err}
 		if err == nil {
 			if d, err := client.JobDetails(ctx, id); err == nil {
 				msg.state = d.JobStatus
@@ -90,7 +90,7 @@ func (p *Pane) readLog() tea.Cmd {
 
 func (p *Pane) gotLog(msg logMsg) tea.Cmd {
 	v := p.logv
-	if v == nil || msg.req != v.req {
+	if v == nil || !v.reads.Current(msg.ticket) {
 		return nil
 	}
 	v.inFlight = false
@@ -111,8 +111,7 @@ func (p *Pane) gotLog(msg logMsg) tea.Cmd {
 	if !p.logRunning() {
 		return nil
 	}
-	v.gen++
-	return p.after(logEvery, logTickMsg{gen: v.gen})
+	return p.after(logEvery, logTickMsg{ticket: v.ticks.Next()})
 }
 
 // logRunning reports whether the execution may still log: its details say
@@ -127,7 +126,7 @@ func (p *Pane) logRunning() bool {
 }
 
 func (p *Pane) gotLogTick(msg logTickMsg) tea.Cmd {
-	if p.logv == nil || msg.gen != p.logv.gen || p.logv.inFlight {
+	if p.logv == nil || !p.logv.ticks.Current(msg.ticket) || p.logv.inFlight {
 		return nil
 	}
 	return p.readLog()

@@ -19,10 +19,10 @@ import (
 func TestFailureReasonInRowAndNotice(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
 	wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt)
-	p.Update(pollMsg{req: p.polling.req, jobs: append(p.listedJobs(), wbk)})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
 	p.watched[45] = "Sales by Region.wbk #45"
-	p.Update(pollMsg{req: p.polling.req, jobs: p.listedJobs()[:3]})
-	_, cmd := p.Update(statusMsg{req: p.status.req, results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
+	_, cmd := p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 	st := statusesOf(uitest.Expand(cmd))
 	want := "Sales by Region.wbk #45 ended: ERROR — " + failedReason
@@ -38,7 +38,7 @@ func TestFailureReasonInRowAndNotice(t *testing.T) {
 	}
 	press(p, "d") // opens a confirmation; the details come with enter from history
 	p.Update(detailsRequest{execID: 45})
-	p.Update(detailsMsg{req: p.details.req, execID: 45, details: model.JobDetails{JobStatus: model.StateError}})
+	p.Update(detailsMsg{ticket: p.details.reads.Latest(), execID: 45, details: model.JobDetails{JobStatus: model.StateError}})
 	if !strings.Contains(screen(p.View()), "has no data: run it first") {
 		t.Errorf("the details do not give the reason:\n%s", screen(p.View()))
 	}
@@ -53,7 +53,7 @@ func TestLogKeys(t *testing.T) {
 	if p.mode != modeLog || p.logv.execID != 42 {
 		t.Fatalf("l opened mode %v %+v", p.mode, p.logv)
 	}
-	_, cmd := p.Update(logMsg{req: p.logv.req, execID: 42, state: model.StateRunning, text: sampleLog(20, false)})
+	_, cmd := p.Update(logMsg{ticket: p.logv.reads.Latest(), execID: 42, state: model.StateRunning, text: sampleLog(20, false)})
 	if cmd == nil {
 		t.Error("a running execution's log is not read again")
 	}
@@ -68,9 +68,9 @@ func TestLogKeys(t *testing.T) {
 	if !p.logv.pager.Following() {
 		t.Error("G does not follow again")
 	}
-	gen := p.logv.gen
-	_, cmd = p.Update(logMsg{req: p.logv.req, execID: 42, state: model.StateCompleted, text: sampleLog(21, true)})
-	if cmd != nil || p.logv.gen != gen {
+	tick := p.logv.ticks.Latest()
+	_, cmd = p.Update(logMsg{ticket: p.logv.reads.Latest(), execID: 42, state: model.StateCompleted, text: sampleLog(21, true)})
+	if cmd != nil || p.logv.ticks.Latest() != tick {
 		t.Error("an ended execution's log is read again")
 	}
 	press(p, "esc")

@@ -5,12 +5,13 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
-// pollMsg answers one list-running request; req tags it so an answer that
-// arrives after a re-login is dropped.
+// pollMsg answers one list-running request; its ticket drops an answer
+// that arrives after a re-login.
 type pollMsg struct {
-	req    int
+	ticket common.Ticket
 	jobs   []model.RunningJob
 	err    error
 	jobAPI api.JobAPI // as the client knows it after the poll
@@ -18,14 +19,14 @@ type pollMsg struct {
 
 func (m pollMsg) Failure() error { return m.err }
 
-// pollTickMsg says the poll interval has passed. gen is the schedule it
-// belongs to: changing the interval, pausing or refreshing starts a new
-// schedule, and ticks of an older one are dropped.
-type pollTickMsg struct{ gen int }
+// pollTickMsg says the poll interval has passed. Its ticket is the
+// schedule it belongs to: changing the interval, pausing or refreshing
+// starts a new schedule, and ticks of an older one are dropped.
+type pollTickMsg struct{ ticket common.Ticket }
 
 // statusMsg answers the status reads of the visible rows.
 type statusMsg struct {
-	req     int
+	ticket  common.Ticket
 	results []statusResult
 }
 
@@ -85,11 +86,11 @@ func (m sequenceMsg) Failure() error { return m.err }
 
 // planStatusMsg answers the status reads of a plan's executions.
 type planStatusMsg struct {
-	req    int
+	ticket common.Ticket
 	states map[int64]model.JobState
 }
 
-type planTickMsg struct{ gen int }
+type planTickMsg struct{ ticket common.Ticket }
 
 // historyRequest opens the history of a job configuration.
 type historyRequest struct {
@@ -98,7 +99,7 @@ type historyRequest struct {
 }
 
 type historyMsg struct {
-	req      int
+	ticket   common.Ticket
 	configID int64
 	start    int
 	entries  []model.HistoryEntry
@@ -109,7 +110,7 @@ type historyMsg struct {
 func (m historyMsg) Failure() error { return m.err }
 
 type detailsMsg struct {
-	req     int
+	ticket  common.Ticket
 	execID  int64
 	details model.JobDetails
 	err     error

@@ -63,7 +63,6 @@ type Pane struct {
 	details *detailsView
 	plan    *planView
 	logv    *logView
-	lastReq int // tags history, details, plan and log reads
 	// jumpedIn says the history on screen was opened from another pane,
 	// to which esc returns.
 	jumpedIn bool
@@ -173,8 +172,9 @@ func (p *Pane) reset() tea.Cmd {
 	p.marked, p.watched, p.stopped = map[int64]bool{}, map[int64]string{}, map[int64]bool{}
 	p.paths, p.reading = map[int64]string{}, false
 	p.history, p.details, p.plan, p.logv = nil, nil, nil, nil
-	p.polling.req++
-	p.status.req++
+	// Answers read as the previous user are dropped.
+	p.polling.reads.Reset()
+	p.status.reads.Reset()
 	p.polling.failures, p.polling.lastErr = 0, nil
 	return p.pollNow()
 }
@@ -308,8 +308,7 @@ func (p *Pane) resort() {
 func (p *Pane) back() {
 	switch p.mode {
 	case modeLog:
-		p.logv.gen++ // stop following
-		p.mode, p.logv = p.logv.from, nil
+		p.mode, p.logv = p.logv.from, nil // a tick for it finds it gone
 		return
 	case modeDetails:
 		if p.history != nil {
@@ -317,8 +316,7 @@ func (p *Pane) back() {
 			return
 		}
 	case modePlan:
-		p.plan.gen++ // stop watching the plan
-		p.plan = nil
+		p.plan = nil // a tick for it finds it gone
 	}
 	p.mode = modeDashboard
 	p.history, p.details = nil, nil

@@ -37,7 +37,7 @@ func TestKeys(t *testing.T) {
 		}},
 		{"0 turns polling off and drops the pending tick", []string{"0"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
 			wantEvery(t, p, 0)
-			if cmd := p.gotTick(pollTickMsg{gen: p.polling.gen - 1}); cmd != nil {
+			if cmd := p.gotTick(pollTickMsg{ticket: p.polling.ticks.Latest()}); cmd != nil {
 				t.Error("a tick of the old schedule still polls")
 			}
 		}},
@@ -209,12 +209,12 @@ func TestSelectionStaysOnTheSameExecution(t *testing.T) {
 		runningJob(38, "Alpha", model.StateQueued, time.Time{}),
 		runningJob(42, "Orders", model.StateRunning, clockAt.Add(-12*time.Second)),
 	}
-	p.Update(pollMsg{req: p.polling.req, jobs: jobs})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs})
 	if r := p.selected(); r == nil || r.job.JobExecutionID != 42 {
 		t.Fatalf("selected %+v, want #42", r)
 	}
 	// #42 leaves; it lingers, and the cursor stays with it.
-	p.Update(pollMsg{req: p.polling.req, jobs: jobs[:2]})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs[:2]})
 	if r := p.selected(); r == nil || r.job.JobExecutionID != 42 || !r.gone() {
 		t.Fatalf("selected %+v, want #42 lingering", r)
 	}
@@ -224,18 +224,18 @@ func TestEndedExecutionsLingerThirtySeconds(t *testing.T) {
 	now := clockAt
 	p := newTestPane(nil, 100, 12, func() time.Time { return now })
 	p.Init()
-	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{runningJob(7, "Orders", model.StateRunning, now)}})
-	p.Update(pollMsg{req: p.polling.req, jobs: nil})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(7, "Orders", model.StateRunning, now)}})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: nil})
 	if len(p.table.view) != 1 || !p.table.view[0].gone() {
 		t.Fatal("the ended execution did not linger")
 	}
 	now = now.Add(lingerFor)
-	p.Update(pollMsg{req: p.polling.req, jobs: nil})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: nil})
 	if len(p.table.view) != 1 {
 		t.Fatal("gone before its time")
 	}
 	now = now.Add(time.Second)
-	p.Update(pollMsg{req: p.polling.req, jobs: nil})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: nil})
 	if len(p.table.view) != 0 {
 		t.Fatal("still there after the linger time")
 	}
@@ -246,11 +246,11 @@ func TestEndedExecutionsLingerThirtySeconds(t *testing.T) {
 func TestStatusOfAnotherExecutionIsIgnored(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
 	before := *p.table.rows[41]
-	p.Update(statusMsg{req: p.status.req, results: []statusResult{running(41, 80, time.Second)}})
-	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
+	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{running(41, 80, time.Second)}})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
 	other := running(99, 5, time.Hour)
 	other.execID = 41
-	p.Update(statusMsg{req: p.status.req, results: []statusResult{other}})
+	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{other}})
 	if r := p.table.rows[41]; r.progress == 5 || r.estimate == time.Hour {
 		t.Errorf("status of #99 applied to #41: %+v (before %+v)", r, before)
 	}
@@ -327,7 +327,7 @@ func TestUnauthorizedPollReachesTheRoot(t *testing.T) {
 	p := newTestPane(nil, 100, 12, time.Now)
 	p.after = func(_ time.Duration, msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } } // the backoff's tick at once
 	p.Init()
-	_, cmd := p.Update(pollMsg{req: p.polling.req, err: &api.Error{Status: 401, Err: errors.New("unauthorized")}})
+	_, cmd := p.Update(pollMsg{ticket: p.polling.reads.Latest(), err: &api.Error{Status: 401, Err: errors.New("unauthorized")}})
 	var unauthorized bool
 	for _, m := range uitest.Expand(cmd) {
 		if _, ok := m.(common.UnauthorizedMsg); ok {
@@ -358,8 +358,8 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 	newer := runningJob(51, "Events", model.StateRunning, clockAt.Add(-5*time.Second))
 	newer.FileID = older.FileID
 	older.EstimatedTime = 30_000
-	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{older, newer}})
-	p.Update(statusMsg{req: p.status.req, results: []statusResult{running(50, 40, time.Minute)}})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{older, newer}})
+	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{running(50, 40, time.Minute)}})
 	if r := p.table.rows[50]; !r.hasProgress || r.progress != 40 {
 		t.Fatalf("own status not applied: %+v", r)
 	}
@@ -367,9 +367,9 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 	ofNewer := running(51, 3, 2*time.Minute)
 	asOlder := ofNewer
 	asOlder.execID = 50
-	p.Update(statusMsg{req: p.status.req, results: []statusResult{asOlder, ofNewer}})
+	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{asOlder, ofNewer}})
 	older.EstimatedTime = 20_000
-	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{older, newer}})
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{older, newer}})
 
 	view := screen(p.View())
 	for _, want := range []string{"[###-----] ≥40%", "0m20s", "[--------]   3%"} {
@@ -397,7 +397,7 @@ func TestUserColumn(t *testing.T) {
 		Status: "success", JobExecutionID: 60, JobExecutionUser: "analyst", JobExecutionTrigger: "RESTAPI"}})
 	p.Update(sequenceMsg{plan: model.ExecutionPlan{Status: "success", ExecutionPlan: []model.PlanEntry{
 		{JobConfigurationName: "Sales", JobConfigurationID: 13, Trigger: true, JobExecutionID: 61}}}})
-	p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{
+	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{
 		runningJob(60, "Orders", model.StateRunning, clockAt),
 		runningJob(61, "Sales", model.StateQueued, time.Time{}),
 		runningJob(62, "Events", model.StateRunning, clockAt),
@@ -439,11 +439,11 @@ func TestFailuresAreExplainedAnd401BringsTheLogin(t *testing.T) {
 		{"stop", func(p *Pane, err error) tea.Msg { return stoppedMsg{label: "x.imp", err: err} }},
 		{"history", func(p *Pane, err error) tea.Msg {
 			press(p, "enter")
-			return historyMsg{req: p.history.req, configID: p.history.configID, err: err}
+			return historyMsg{ticket: p.history.reads.Latest(), configID: p.history.configID, err: err}
 		}},
 		{"details", func(p *Pane, err error) tea.Msg {
 			p.Update(detailsRequest{execID: 41})
-			return detailsMsg{req: p.details.req, execID: 41, err: err}
+			return detailsMsg{ticket: p.details.reads.Latest(), execID: 41, err: err}
 		}},
 		{"sequential trigger", func(p *Pane, err error) tea.Msg { return sequenceMsg{err: err} }},
 	}

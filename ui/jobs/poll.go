@@ -39,9 +39,9 @@ type poller struct {
 	before   time.Duration // the interval polling had before 0 turned it off
 	paused   bool
 	inFlight bool
-	sentAt   time.Time // when the poll in flight was sent
-	req      int       // tags the latest poll
-	gen      int       // the schedule a tick must belong to
+	sentAt   time.Time       // when the poll in flight was sent
+	reads    common.Requests // tags the latest poll
+	ticks    common.Requests // the schedule a tick must belong to
 	failures int
 	lastErr  error
 	polls    int // answered polls, for tests
@@ -95,35 +95,34 @@ func (p *Pane) poll() tea.Cmd {
 		return nil
 	}
 	p.polling.inFlight, p.polling.sentAt = true, p.ctx.Now()
-	p.polling.req++
-	req := p.polling.req
+	ticket := p.polling.reads.Next()
 	return common.StartTask("polling running jobs", common.Quiet, func(ctx context.Context) tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 		defer cancel()
 		jobs, err := client.RunningJobs(ctx)
-		return pollMsg{req: req, jobs: jobs, err: err, jobAPI: client.JobAPI()}
+		return pollMsg{ticket: ticket, jobs: jobs, err: err, jobAPI: client.JobAPI()}
 	})
 }
 
 // schedule starts a new schedule (dropping any pending tick) and returns
 // its first tick, nil when paused or off.
 func (p *Pane) schedule() tea.Cmd {
-	p.polling.gen++
 	if p.polling.paused || p.polling.every <= 0 {
+		p.polling.ticks.Reset()
 		return nil
 	}
-	return p.after(p.polling.delay(), pollTickMsg{gen: p.polling.gen})
+	return p.after(p.polling.delay(), pollTickMsg{ticket: p.polling.ticks.Next()})
 }
 
 // pollNow polls at once (refresh, new interval, resume); a poll in flight
 // makes it wait for that answer, which schedules the next.
 func (p *Pane) pollNow() tea.Cmd {
-	p.polling.gen++
+	p.polling.ticks.Reset()
 	return p.poll()
 }
 
 func (p *Pane) gotTick(msg pollTickMsg) tea.Cmd {
-	if msg.gen != p.polling.gen {
+	if !p.polling.ticks.Current(msg.ticket) {
 		return nil
 	}
 	return p.poll()
@@ -131,7 +130,7 @@ func (p *Pane) gotTick(msg pollTickMsg) tea.Cmd {
 
 func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 	p.polling.inFlight = false
-	if msg.req != p.polling.req {
+	if !p.polling.reads.Current(msg.ticket) {
 		return p.poll() // asked before a new login: ask again as the new user
 	}
 	p.polling.polls++
@@ -156,7 +155,7 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 // statusReader keeps status rounds apart: one in flight at most.
 type statusReader struct {
 	inFlight bool
-	req      int
+	reads    common.Requests
 }
 
 type statusTarget struct {
@@ -197,10 +196,9 @@ func (p *Pane) readStatuses() tea.Cmd {
 		return nil
 	}
 	p.status.inFlight = true
-	p.status.req++
-	req := p.status.req
+	ticket := p.status.reads.Next()
 	return common.StartTask("reading job progress", common.Quiet, func(ctx context.Context) tea.Msg {
-		return statusMsg{req: req, results: readStatuses(ctx, client, targets)}
+		return statusMsg{ticket: ticket, results: readStatuses(ctx, client, targets)}
 	})
 }
 
@@ -242,7 +240,7 @@ func fanOut(n int, read func(i int)) {
 
 func (p *Pane) gotStatuses(msg statusMsg) tea.Cmd {
 	p.status.inFlight = false // one round at a time: any answer ends it
-	if msg.req != p.status.req {
+	if !p.status.reads.Current(msg.ticket) {
 		return nil // asked before a new login
 	}
 	var cmds []tea.Cmd
@@ -332,7 +330,7 @@ func (p *Pane) setEvery(every time.Duration) tea.Cmd {
 	p.polling.every = max(0, every)
 	p.polling.paused = false
 	if every <= 0 {
-		p.polling.gen++
+		p.polling.ticks.Reset()
 		return common.Info("job polling off (0 turns it back on)")
 	}
 	return tea.Batch(common.Info("polling jobs every "+shortDuration(every)), p.pollNow())
@@ -357,7 +355,7 @@ func (p *Pane) togglePause() tea.Cmd {
 	}
 	p.polling.paused = !p.polling.paused
 	if p.polling.paused {
-		p.polling.gen++
+		p.polling.ticks.Reset()
 		return common.Info("job polling paused (P resumes)")
 	}
 	return tea.Batch(common.Info("job polling resumed"), p.pollNow())

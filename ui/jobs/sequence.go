@@ -25,9 +25,9 @@ const planEvery = time.Second
 type planView struct {
 	entries  []model.PlanEntry
 	states   map[int64]model.JobState
-	gen      int
+	ticks    common.Requests // the schedule a re-read tick must belong to
 	inFlight bool
-	req      int
+	reads    common.Requests
 }
 
 // parseSequence reads `:seq` arguments: jobs (file ids, UUIDs or paths)
@@ -229,8 +229,8 @@ func (p *Pane) readPlan() tea.Cmd {
 	if len(ids) == 0 {
 		return nil
 	}
-	pl.inFlight, pl.req = true, p.nextReq()
-	req := pl.req
+	pl.inFlight = true
+	ticket := pl.reads.Next()
 	return common.StartTask("reading the plan's executions", common.Quiet, func(ctx context.Context) tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 		defer cancel()
@@ -243,13 +243,13 @@ func (p *Pane) readPlan() tea.Cmd {
 				mu.Unlock()
 			}
 		})
-		return planStatusMsg{req: req, states: states}
+		return planStatusMsg{ticket: ticket, states: states}
 	})
 }
 
 func (p *Pane) gotPlanStatus(msg planStatusMsg) tea.Cmd {
 	pl := p.plan
-	if pl == nil || msg.req != pl.req {
+	if pl == nil || !pl.reads.Current(msg.ticket) {
 		return nil
 	}
 	pl.inFlight = false
@@ -258,15 +258,14 @@ func (p *Pane) gotPlanStatus(msg planStatusMsg) tea.Cmd {
 	}
 	for _, s := range pl.states {
 		if !s.Final() {
-			pl.gen++
-			return p.after(planEvery, planTickMsg{gen: pl.gen})
+			return p.after(planEvery, planTickMsg{ticket: pl.ticks.Next()})
 		}
 	}
 	return nil
 }
 
 func (p *Pane) gotPlanTick(msg planTickMsg) tea.Cmd {
-	if p.plan == nil || msg.gen != p.plan.gen {
+	if p.plan == nil || !p.plan.ticks.Current(msg.ticket) {
 		return nil
 	}
 	return p.readPlan()

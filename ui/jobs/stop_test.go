@@ -42,20 +42,20 @@ func TestStopEndsEveryWatchedExecutionOfTheFileAsAsked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newTestPane(nil, 100, 12, func() time.Time { return clockAt })
 			p.Init()
-			p.Update(pollMsg{req: p.polling.req, jobs: []model.RunningJob{orders, ordersAgain, events}})
+			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{orders, ordersAgain, events}})
 			for _, id := range []int64{41, 42, 43} {
 				p.watched[id] = p.table.rows[id].label()
 			}
 			p.stop(tt.stop(p))
 
-			p.Update(pollMsg{req: p.polling.req}) // all three left the list
+			p.Update(pollMsg{ticket: p.polling.reads.Latest()}) // all three left the list
 			var results []statusResult
 			for _, id := range []int64{41, 42, 43} {
 				results = append(results, statusResult{execID: id, status: model.JobStatus{
 					JobExecutionID: ptr(id), JobStatus: model.StateCanceled}})
 			}
 			p.status.inFlight = true
-			_, cmd := p.Update(statusMsg{req: p.status.req, results: results})
+			_, cmd := p.Update(statusMsg{ticket: p.status.reads.Latest(), results: results})
 			notices := statusesOf(uitest.Expand(cmd))
 			if len(notices) != 3 {
 				t.Fatalf("notices %v", notices)
