@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -40,10 +41,23 @@ func (v Values) Text(name string) string { return v.texts[name] }
 // Bool returns the state of the named toggle.
 func (v Values) Bool(name string) bool { return v.bools[name] }
 
+// Check is what a submit returns when its decision needs the local disk
+// (does the file exist? is its folder there?): the form runs it as a task,
+// since Update does no I/O, and takes its answer as the submit's own. The
+// form stays open meanwhile; an edit drops an answer for the old values.
+type Check func() (tea.Msg, error)
+
+// checkedMsg brings a Check's answer back to the form that asked.
+type checkedMsg struct {
+	ticket common.Ticket
+	msg    tea.Msg
+	err    error
+}
+
 // Form is a dialog of text fields and toggles submitted with enter: the
 // backup and restore options, a new group permission. Submit turns the
-// values into the message that does the work, or returns an error that the
-// form shows and stays open for.
+// values into the message that does the work (or a Check that finds it),
+// or returns an error that the form shows and stays open for.
 type Form struct {
 	ctx           *common.Context
 	title, note   string
@@ -54,6 +68,7 @@ type Form struct {
 	focus         int
 	problem       string
 	submit        func(Values) (tea.Msg, error)
+	checks        common.Requests // a Check under way
 	width, height int
 	toggleKey     key.Binding
 }
@@ -114,10 +129,18 @@ func (f *Form) SetSize(width, height int) {
 
 // Update implements common.Dialog.
 func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
+	if c, ok := msg.(checkedMsg); ok {
+		if !f.checks.Current(c.ticket) {
+			return f, nil
+		}
+		f.checks.Reset()
+		return f.decided(c.msg, c.err)
+	}
 	press, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return f, nil
 	}
+	f.checks.Reset() // the values a check under way saw may change
 	k := f.ctx.Keys
 	if pick := f.pickers[f.focus]; pick != nil {
 		switch {
@@ -173,6 +196,19 @@ func (f *Form) trySubmit() (common.Dialog, tea.Cmd) {
 		}
 	}
 	msg, err := f.submit(v)
+	if check, ok := msg.(Check); ok && err == nil {
+		ticket := f.checks.Next()
+		return f, common.StartTask("checking "+f.title, common.Quiet, func(context.Context) tea.Msg {
+			msg, err := check()
+			return checkedMsg{ticket: ticket, msg: msg, err: err}
+		})
+	}
+	return f.decided(msg, err)
+}
+
+// decided closes the form with the message that does the work, or keeps it
+// open saying why not.
+func (f *Form) decided(msg tea.Msg, err error) (common.Dialog, tea.Cmd) {
 	if err != nil {
 		f.problem = err.Error()
 		return f, nil

@@ -93,13 +93,19 @@ func TestMissingListIsSaidOnce(t *testing.T) {
 // onlyMsg runs cmd and returns the one message of type T it produced.
 func onlyMsg[T any](t *testing.T, cmd tea.Cmd) T {
 	t.Helper()
-	for _, m := range uitest.Expand(cmd) {
+	return onlyIn[T](t, uitest.Expand(cmd))
+}
+
+// onlyIn returns the one message of type T among msgs.
+func onlyIn[T any](t *testing.T, msgs []tea.Msg) T {
+	t.Helper()
+	for _, m := range msgs {
 		if v, ok := m.(T); ok {
 			return v
 		}
 	}
 	var zero T
-	t.Fatalf("no %T among %#v", zero, uitest.Expand(cmd))
+	t.Fatalf("no %T among %#v", zero, msgs)
 	return zero
 }
 
@@ -384,14 +390,14 @@ func TestRestoreIntoANewPath(t *testing.T) {
 					d, _ = d.Update(uitest.Key(string(r)))
 				}
 			}
-			d, cmd := d.Update(uitest.Key("enter"))
+			d, msgs := uitest.Submit(d)
 			if tc.refusal != "" {
-				if cmd != nil || !strings.Contains(ansi.Strip(d.View()), tc.refusal) {
-					t.Fatalf("not refused:\n%s", ansi.Strip(d.View()))
+				if d == nil || !strings.Contains(ansi.Strip(d.View()), tc.refusal) {
+					t.Fatalf("not refused: %#v", msgs)
 				}
 				return
 			}
-			req := onlyMsg[restoreRequest](t, cmd)
+			req := onlyIn[restoreRequest](t, msgs)
 			if req.path != tc.wantPath || (req.folderID != 0) != tc.wantID {
 				t.Fatalf("restore %+v", req)
 			}

@@ -91,17 +91,20 @@ func (p *Pane) openBackup(n *node) tea.Cmd {
 	folderID := folder.id
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Backup of "+label, "", "start backup", fields,
 		func(v dialog.Values) (tea.Msg, error) {
-			file, err := checkNewFile(p.ctx.Files, common.ExpandHome(v.Text("file")))
-			if err != nil {
-				return nil, err
-			}
 			var flags api.BackupFlags
 			for _, f := range api.AllBackupFlags() {
 				if v.Bool(f.String()) {
 					flags |= f
 				}
 			}
-			return backupRequest{folderID: folderID, label: label, files: files, flags: flags, file: file}, nil
+			typed, disk := common.ExpandHome(v.Text("file")), p.ctx.Files
+			return dialog.Check(func() (tea.Msg, error) {
+				file, err := checkNewFile(disk, typed)
+				if err != nil {
+					return nil, err
+				}
+				return backupRequest{folderID: folderID, label: label, files: files, flags: flags, file: file}, nil
+			}), nil
 		}))
 }
 
@@ -139,6 +142,18 @@ func checkNewFile(files common.Files, path string) (string, error) {
 	return path, nil
 }
 
+// checkZipFile refuses a path that is not a file it can read.
+func checkZipFile(files common.Files, path string) error {
+	st, err := files.Stat(path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("cannot read %s: %w", path, errors.Unwrap(err))
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s is not a file", path)
+	}
+	return nil
+}
+
 // openRestore opens the restore form onto the selected folder (the one
 // holding the selected file); its target may be changed to a new path,
 // which the server creates.
@@ -166,14 +181,8 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 				target = 0
 			}
 			file := common.ExpandHome(v.Text("file"))
-			st, err := p.ctx.Files.Stat(file)
-			switch {
-			case file == "":
+			if file == "" {
 				return nil, errors.New("name the ZIP file to upload")
-			case err != nil:
-				return nil, fmt.Errorf("cannot read %s: %w", file, errors.Unwrap(err))
-			case !st.Mode().IsRegular():
-				return nil, fmt.Errorf("%s is not a file", file)
 			}
 			var flags api.RestoreFlags
 			for _, f := range api.AllRestoreFlags() {
@@ -182,13 +191,17 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 				}
 			}
 			req := restoreRequest{folderID: target, path: into, flags: flags, file: file}
+			var then tea.Msg = req
 			if flags&api.RestoreOverwrite != 0 {
 				// Overwrite replaces what is there: asked first, as k9s asks.
-				return common.OpenDialogMsg{Dialog: dialog.NewConfirm(p.ctx, "Restore with overwrite?",
+				then = common.OpenDialogMsg{Dialog: dialog.NewConfirm(p.ctx, "Restore with overwrite?",
 					fmt.Sprintf("Files of %s that exist in %s are replaced by the archive's. This cannot be undone.", file, into),
-					"overwrite", true, req)}, nil
+					"overwrite", true, req)}
 			}
-			return req, nil
+			disk := p.ctx.Files
+			return dialog.Check(func() (tea.Msg, error) {
+				return then, checkZipFile(disk, file)
+			}), nil
 		}))
 }
 
