@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
@@ -22,8 +23,8 @@ type Options struct {
 	// Context is the shared context; its Client may be nil when Login is
 	// set, and the console then opens with the login screen.
 	Context *common.Context
-	// Panes overrides the panes (tests); nil means the console's own.
-	Panes []common.Pane
+	// Panes overrides the pane list (tests); nil means the console's own.
+	Panes []PaneEntry
 	// Login builds the login screen shown when the server answers 401 or
 	// when there is no client yet. Nil: a 401 is said in the status line.
 	Login func(*common.Context) common.Dialog
@@ -44,6 +45,7 @@ type Model struct {
 	ctx      *common.Context
 	opts     Options
 	panes    []common.Pane
+	paneKeys []key.Binding // 1…9, one a pane
 	active   int
 	commands []common.Command
 
@@ -72,20 +74,25 @@ func New(opts Options) *Model {
 	if ctx.ReadOnly { // whoever set the client, a read-only session's refuses writes
 		ctx.Client = ctx.Client.AsReadOnly()
 	}
-	panes := opts.Panes
-	if panes == nil {
-		panes = defaultPanes(ctx)
+	entries := opts.Panes
+	if entries == nil {
+		entries = defaultPanes(ctx)
+	}
+	panes := make([]common.Pane, len(entries))
+	for i, e := range entries {
+		panes[i] = e.Pane
 	}
 	m := &Model{
-		ctx:     ctx,
-		opts:    opts,
-		panes:   panes,
-		help:    help.New(),
-		spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		tasks:   tasks{running: map[int64]task{}},
+		ctx:      ctx,
+		opts:     opts,
+		panes:    panes,
+		paneKeys: paneKeys(panes),
+		help:     help.New(),
+		spinner:  spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		tasks:    tasks{running: map[int64]task{}},
 	}
 	m.help.Styles = ctx.Styles.Help
-	m.commands = m.builtinCommands()
+	m.commands = append(m.builtinCommands(), paneCommands(entries)...)
 	for _, cmd := range opts.Commands {
 		m.commands = append(m.commands, cmd.WithOwner(-1))
 	}
@@ -202,7 +209,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.jump(msg.Index)
 		return m, nil
 	case common.GotoPathMsg:
-		m.jump(common.PaneFolders)
+		m.jump(m.pathPane())
 		return m, m.broadcast(msg)
 	case common.BackMsg:
 		if n := len(m.cameFrom); n > 0 {

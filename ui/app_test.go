@@ -65,11 +65,11 @@ func quits(cmd tea.Cmd) bool {
 func newTestModel(t *testing.T, readOnly bool, w, h int) *Model {
 	t.Helper()
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", readOnly)
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{
-		newPlaceholder(ctx, "Folders", "coming"),
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx,
+		folderPlaceholder{newPlaceholder(ctx, "Folders", "coming")},
 		newPlaceholder(ctx, "Connections", "coming"),
 		newPlaceholder(ctx, "Jobs", "coming"),
-	}})
+	)})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -299,7 +299,7 @@ func (p *keyCounter) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 func TestEscDismissesOnlyTheError(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
 	pane := &keyCounter{placeholder: newPlaceholder(ctx, "Folders", "")}
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{pane}})
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, pane)})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(common.StatusMsg{Level: common.LevelError, Text: "403 Forbidden"})
 	typeKeys(t, m, "esc")
@@ -366,7 +366,7 @@ func (p backLister) FullHelp() [][]key.Binding { return [][]key.Binding{{p.ctx.K
 
 func TestFullHelpNamesEachKeyOnce(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{backLister{newPlaceholder(ctx, "Folders", "")}}})
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, backLister{newPlaceholder(ctx, "Folders", "")})})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
 	typeKeys(t, m, "?")
 	if n := strings.Count(ansi.Strip(m.Render()), "esc back"); n != 1 {
@@ -378,7 +378,7 @@ func TestMouse(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
 	folders := &keyCounter{placeholder: newPlaceholder(ctx, "Folders", "")}
 	conns := &keyCounter{placeholder: newPlaceholder(ctx, "Connections", "")}
-	m := New(Options{Context: ctx, HeartbeatOff: true, Mouse: true, Panes: []common.Pane{folders, conns}})
+	m := New(Options{Context: ctx, HeartbeatOff: true, Mouse: true, Panes: ownPanes(ctx, folders, conns)})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if m.View().MouseMode != tea.MouseModeCellMotion {
 		t.Fatal("mouse asked for but not turned on")
@@ -406,7 +406,7 @@ func TestMouse(t *testing.T) {
 		}
 	}
 
-	off := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{folders}})
+	off := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, folders)})
 	off.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if off.View().MouseMode != tea.MouseModeNone {
 		t.Error("the mouse is taken without being asked for")

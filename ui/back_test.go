@@ -17,7 +17,7 @@ import (
 func TestEscWalksBackAcrossPanes(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
 	conn := newPlaceholder(ctx, "Connections", "the graph")
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{folders.New(ctx), conn, jobs.New(ctx)}})
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, folders.New(ctx), conn, jobs.New(ctx))})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	typeKeys(t, m, "2")
 	// enter on a job in the graph: the connections pane sends both.

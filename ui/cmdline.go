@@ -166,12 +166,21 @@ func (c *commandLine) ShortHelp() []key.Binding {
 
 // pathResolver is the pane that knows the folders, nil in tests without one.
 func (m *Model) pathResolver() common.PathResolver {
-	for _, p := range m.panes {
-		if r, ok := p.(common.PathResolver); ok {
-			return r
-		}
+	if i := m.pathPane(); i >= 0 {
+		return m.panes[i].(common.PathResolver)
 	}
 	return nil
+}
+
+// pathPane is the index of the pane that shows folder paths (GotoPathMsg),
+// -1 when none does.
+func (m *Model) pathPane() int {
+	for i, p := range m.panes {
+		if _, ok := p.(common.PathResolver); ok {
+			return i
+		}
+	}
+	return -1
 }
 
 // absolutePath resolves a folder path typed at `:cd` against the selected
@@ -208,14 +217,9 @@ func (m *Model) runCommand(line string) tea.Cmd {
 }
 
 // builtinCommands are the root's own commands; they belong to no pane.
+// The commands that show a pane come from the pane list (paneCommands).
 func (m *Model) builtinCommands() []common.Command {
-	focus := func(i int) func(string) tea.Cmd {
-		return func(string) tea.Cmd { return common.Send(common.FocusPaneMsg{Index: i}) }
-	}
 	cmds := []common.Command{
-		{Name: "folders", Help: "show the folder tree", Run: focus(common.PaneFolders)},
-		{Name: "conn", Help: "show the connections", Run: focus(common.PaneConnections)},
-		{Name: "jobs", Help: "show the job dashboard", Run: focus(common.PaneJobs)},
 		{Name: "cd", Args: "PATH", Help: "go to a folder (relative to the selected one; tab completes)", Run: func(args string) tea.Cmd {
 			if args == "" {
 				return common.Problem(":cd needs a folder path, e.g. :cd /Data/Connections")

@@ -45,11 +45,11 @@ func startConnectionsConsole(t *testing.T, o consoleOpts) (*console, *api.Client
 		ctx.Seal = secrets.Seal
 	}
 	ctx.Now = func() time.Time { return fixedNow }
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx,
 		folders.New(ctx),
 		connections.New(ctx),
 		newPlaceholder(ctx, "Jobs", "tested in ui/jobs"),
-	}})
+	)})
 	tm := teatest.NewTestModel(t, probe{m},
 		teatest.WithInitialTermSize(o.width, o.height),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))

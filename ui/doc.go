@@ -19,9 +19,14 @@
 //
 //	func New(ctx *common.Context) *Pane   // *Pane implements common.Pane
 //
-// and its line in defaultPanes (panes.go):
+// and its line in defaultPanes (panes.go), the pane list:
 //
-//	jobs.New(ctx),
+//	{Pane: jobs.New(ctx), Command: "jobs", Help: "show the job dashboard"},
+//
+// Its place in the list gives it its tab and its key (1…9, named in help by
+// its title); Command is the `:` command that shows it. A pane that shows
+// folder paths (common.PathResolver, the folders pane) is the one `:cd` and
+// common.GotoPathMsg go to.
 //
 // Rules for a pane:
 //   - never block in Update: network calls go through common.StartTask,
@@ -55,8 +60,8 @@
 //
 // Run only parses; it returns a command delivering the pane's own message (or
 // a common.StatusMsg saying what is wrong with the arguments), or a task when
-// the work needs files or the network. The root focuses the pane and runs it. The root's own commands are :folders, :conn,
-// :jobs, :cd PATH, :q and :help.
+// the work needs files or the network. The root focuses the pane and runs it. The root's own commands are :cd PATH, :q, :help,
+// :watch and :log, besides the pane list's (:folders, :conn, :jobs).
 //
 // # Login on 401
 //

@@ -52,7 +52,7 @@ func TestFailuresReachTheStatusLineExplained(t *testing.T) {
 				newPlaceholder(ctx, "Jobs", "not under test"),
 			}
 			panes[tt.index] = tt.pane(ctx)
-			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: panes})
+			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, panes...)})
 			tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(160, 20),
 				teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 			t.Cleanup(func() {
@@ -92,7 +92,7 @@ func TestFailedFeedsTheHealth(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := common.NewContext(api.New(gone.URL, "admin", "admin"), "http://dap.test", "admin", "", false)
-			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: []common.Pane{newPlaceholder(ctx, "Folders", "")}})
+			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, newPlaceholder(ctx, "Folders", ""))})
 			m.Update(common.TaskDoneMsg{ID: 1, Msg: common.Failed("reading", tt.err)})
 			if m.health.state != tt.want {
 				t.Errorf("health %d, want %d", m.health.state, tt.want)

@@ -131,7 +131,7 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 	if o.panes != nil {
 		panes = o.panes(ctx)
 	}
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: panes})
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, panes...)})
 	tm := teatest.NewTestModel(t, probe{m},
 		teatest.WithInitialTermSize(o.width, o.height),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))

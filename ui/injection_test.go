@@ -14,7 +14,6 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/store"
-	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
@@ -76,7 +75,7 @@ func seedHostile(t *testing.T, armed *atomic.Bool) func(srv *server.Server, url 
 func TestNoTerminalInjection(t *testing.T) {
 	var armed atomic.Bool
 	c := startConsole(t, consoleOpts{width: 160, height: 50, seed: seedHostile(t, &armed), wrap: refuseTriggers(&armed),
-		panes: func(ctx *common.Context) []common.Pane { return defaultPanes(ctx) }})
+		panes: ownModels})
 	clean := func(where string) {
 		t.Helper()
 		if found := uitest.Controls(c.frame()); len(found) > 0 {

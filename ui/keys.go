@@ -65,14 +65,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevPane):
 		m.focus((m.active + len(m.panes) - 1) % len(m.panes))
 		return nil
-	case key.Matches(msg, k.Pane1):
-		m.focus(common.PaneFolders)
-		return nil
-	case key.Matches(msg, k.Pane2):
-		m.focus(common.PaneConnections)
-		return nil
-	case key.Matches(msg, k.Pane3):
-		m.focus(common.PaneJobs)
+	case key.Matches(msg, m.paneKeys...):
+		m.focus(slices.IndexFunc(m.paneKeys, func(b key.Binding) bool { return key.Matches(msg, b) }))
 		return nil
 	case key.Matches(msg, k.Back) && m.status.level == common.LevelError:
 		// The status line says "esc dismiss": esc does that and nothing
@@ -137,7 +131,8 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	groups := append([][]key.Binding{}, m.panes[m.active].FullHelp()...)
-	groups = append(groups, withoutListed(groups, k.NextPane, k.Pane1, k.Pane2, k.Pane3, k.Command, k.Log, k.Help, k.Back, k.Quit))
+	app := append(append([]key.Binding{k.NextPane}, m.paneKeys...), k.Command, k.Log, k.Help, k.Back, k.Quit)
+	groups = append(groups, withoutListed(groups, app...))
 	// A disabled write key whose key the pane uses for something allowed
 	// (space marks) is left out: "space toggle ✗" beside "space mark"
 	// would say space does nothing.

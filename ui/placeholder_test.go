@@ -31,3 +31,11 @@ func (p *placeholder) View() string {
 	text := st.PaneTitle.Render(p.title) + "\n\n" + st.Placeholder.Render(p.note)
 	return lipgloss.Place(p.width, p.height, lipgloss.Center, lipgloss.Center, text)
 }
+
+// folderPlaceholder stands in for the folders pane where a test needs the
+// pane that shows folder paths (:cd goes to it) but not the tree.
+type folderPlaceholder struct{ *placeholder }
+
+func (f folderPlaceholder) Update(tea.Msg) (common.Pane, tea.Cmd) { return f, nil }
+func (folderPlaceholder) CurrentPath() string                     { return "/" }
+func (folderPlaceholder) CompletePath(string) []string            { return nil }

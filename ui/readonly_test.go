@@ -28,7 +28,7 @@ func TestReadOnlyReachesTheServerWithNoWrite(t *testing.T) {
 	t.Chdir(t.TempDir()) // a backup the walk starts is written here
 	var rec servertest.WriteRecorder
 	c := startConsole(t, consoleOpts{readOnly: true, width: 120, height: 40, wrap: rec.Wrap,
-		panes: func(ctx *common.Context) []common.Pane { return defaultPanes(ctx) }})
+		panes: ownModels})
 	c.waitFor("Data")
 	accept := []string{"y", "enter", "esc", "esc"}
 	for _, pane := range []string{"1", "2", "3"} {

@@ -39,7 +39,7 @@ func TestLightBackgroundRedrawsEveryPane(t *testing.T) {
 		for i, p := range panes {
 			panes[i] = backgroundSpy{Pane: p, t: t}
 		}
-		m := New(Options{Context: ctx, HeartbeatOff: true, Panes: panes})
+		m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, panes...)})
 		m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
 		return m
 	}

@@ -46,10 +46,11 @@ type KeyMap struct {
 	Logs key.Binding
 
 	// The application.
+	// The keys 1…9 that show a pane are the root's: they come from its pane
+	// list.
 	Help, Command, Back, Quit, NextPane, PrevPane key.Binding
 	// Log opens the session's message log.
-	Log                 key.Binding
-	Pane1, Pane2, Pane3 key.Binding
+	Log key.Binding
 
 	readOnly bool
 }
@@ -127,9 +128,6 @@ func DefaultKeyMap() *KeyMap {
 		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
 		NextPane: b([]string{"tab"}, "tab", "next pane"),
 		PrevPane: b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Pane1:    b([]string{"1"}, "1", "folders"),
-		Pane2:    b([]string{"2"}, "2", "connections"),
-		Pane3:    b([]string{"3"}, "3", "jobs"),
 	}
 }
 

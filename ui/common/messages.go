@@ -9,7 +9,8 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 )
 
-// Indexes of the three panes, in tab order.
+// Indexes of the console's own panes in its pane list (ui/panes.go), which
+// panes name in FocusPaneMsg to send the user to another.
 const (
 	PaneFolders = iota
 	PaneConnections

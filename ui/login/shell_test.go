@@ -58,9 +58,13 @@ func startShellOn(t *testing.T, ctx *common.Context, panes ...common.Pane) *shel
 		ProfilesPath: filepath.Join(t.TempDir(), "profiles.json"),
 		Verify:       credentials.CheckWithServer,
 	}}
+	entries := make([]ui.PaneEntry, len(panes))
+	for i, p := range panes {
+		entries[i] = ui.PaneEntry{Pane: p}
+	}
 	m := ui.New(ui.Options{
 		Context:      sh.ctx,
-		Panes:        panes,
+		Panes:        entries,
 		HeartbeatOff: true,
 		Login: func(ctx *common.Context) common.Dialog {
 			return New(ctx, sh.cfg, "")
