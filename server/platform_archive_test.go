@@ -412,3 +412,17 @@ func TestRestoreLinksEntriesByUUIDOrPath(t *testing.T) {
 		})
 	}
 }
+
+// TestRestoreGivesASharedUUIDOnce: two entries of an archive with one UUID
+// are both restored; the first keeps it, the second gets a new one.
+func TestRestoreGivesASharedUUIDOnce(t *testing.T) {
+	srv, p := demo(t)
+	const id = "7a1c0f52-0000-4000-8000-0000000000bb"
+	connection := `{"version":"2.1","className":"datameer.dap.common.entity.DataStore","typeId":"das.FileSystemDataStoreType",` +
+		`"file":{"uuid":"` + id + `","name":"Files"},"properties":{}}`
+	p.restore("admin", "/Copy", rawArchive(t, map[string]string{"A.dst": connection, "B.dst": connection}))
+	first, second := storeFile(t, srv, "/Copy/A.dst"), storeFile(t, srv, "/Copy/B.dst")
+	if first.UUID != id || second.UUID == id || second.UUID == "" {
+		t.Errorf("uuids %s and %s, want %s and a new one", first.UUID, second.UUID, id)
+	}
+}

@@ -65,9 +65,10 @@ type restoreEntry struct {
 	existing *File  // what the target path holds before the restore (description dropped)
 	rights   Rights // the uploader's rights on existing
 	skipped  string
-	// createdUUID is the UUID of the file made from the entry, for the
+	// createdID and createdUUID are the file made from the entry, for the
 	// entries that read from it; only that is kept, so what a restore holds
 	// per entry does not grow with the entry's body.
+	createdID   int64
 	createdUUID string
 }
 
@@ -97,10 +98,6 @@ type restorer struct {
 	keptHidden []model.SkippedFile
 	// vis judges what the uploader may see and do, once per folder.
 	vis *Visibility
-	// takenUUIDs are the UUIDs of the archive's files that the tree holds
-	// already (read in one pass before the files are made) or that this
-	// restore gave out: a file made with one of them gets a new UUID.
-	takenUUIDs map[string]bool
 }
 
 // RestoreIndex is an archive read for a restore: every file's identity and
@@ -828,8 +825,12 @@ func (r *restorer) create(ctx context.Context, root File) error {
 	if err != nil {
 		return err
 	}
-	if err := r.findTakenUUIDs(ctx, order); err != nil {
-		return err
+	// The new files' configuration ids, taken at once.
+	var configID int64
+	if created := r.countNew(order); created > 0 {
+		if configID, err = r.q.reserveConfigIDs(ctx, created); err != nil {
+			return fmt.Errorf("restore: %w", err)
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a failed create stops the decoding ahead
@@ -843,11 +844,30 @@ func (r *restorer) create(ctx context.Context, root File) error {
 		if d.err != nil {
 			return d.err
 		}
-		if err := r.createFile(ctx, r.entries[i], d.cfg); err != nil {
+		e := r.entries[i]
+		if e.existing != nil {
+			err = r.overwriteFile(ctx, e, d.cfg)
+		} else {
+			err = r.createFile(ctx, e, d, configID)
+			configID++
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// countNew is how many of the files of order the restore creates (the
+// others it overwrites).
+func (r *restorer) countNew(order []int) int {
+	n := 0
+	for _, i := range order {
+		if r.entries[i].existing == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // creationOrder lists the files to make, each after the entries it reads
@@ -884,50 +904,13 @@ func (r *restorer) creationOrder() ([]int, error) {
 	return order, nil
 }
 
-// uuidBatch is how many UUIDs one existence query asks about.
-const uuidBatch = 500
-
-// findTakenUUIDs asks, a batch at a time rather than once per file, which
-// of the UUIDs the new files would keep the tree holds already.
-func (r *restorer) findTakenUUIDs(ctx context.Context, order []int) error {
-	r.takenUUIDs = map[string]bool{}
-	var ids []any
-	ask := func() error {
-		if len(ids) == 0 {
-			return nil
-		}
-		rows, err := r.q.q.QueryContext(ctx, `SELECT uuid FROM files WHERE uuid IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, ids...)
-		if err != nil {
-			return fmt.Errorf("restore: existing uuids: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				return fmt.Errorf("restore: existing uuids: %w", err)
-			}
-			r.takenUUIDs[id] = true
-		}
-		ids = ids[:0]
-		return rows.Err()
-	}
-	for _, i := range order {
-		if e := r.entries[i]; e.existing == nil && e.origUUID != "" {
-			ids = append(ids, e.origUUID)
-			if len(ids) == uuidBatch {
-				if err := ask(); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return ask()
-}
-
-// decodedEntry is an entry's representation, or why it could not be read.
+// decodedEntry is an entry's representation, or why it could not be read;
+// for a new file whose sources all lie outside the archive, also the
+// representation as stored, made on the decoding core.
 type decodedEntry struct {
-	cfg model.Configuration
-	err error
+	cfg    model.Configuration
+	stored *storedConfig
+	err    error
 }
 
 // decodeAheadWindow is how many entries are inflated and decoded ahead of
@@ -953,13 +936,56 @@ func (r *restorer) decodeAhead(ctx context.Context, order []int) <-chan chan dec
 			busy <- struct{}{}
 			go func() {
 				defer func() { <-busy }()
-				var d decodedEntry
-				d.err = decodeEntry(r.archive, r.entries[i].Entry, &d.cfg)
-				next <- d
+				next <- r.decode(r.entries[i])
 			}()
 		}
 	}()
 	return out
+}
+
+// decode reads an entry's representation and, when the entry is a new
+// file whose sources are all files the tree holds already, encodes it as
+// stored: that needs nothing the writer makes.
+func (r *restorer) decode(e *restoreEntry) decodedEntry {
+	var d decodedEntry
+	if d.err = decodeEntry(r.archive, e.Entry, &d.cfg); d.err != nil || e.existing != nil {
+		return d
+	}
+	for _, link := range e.sources {
+		if link.internal >= 0 {
+			return d
+		}
+	}
+	d.stored, d.err = r.encode(e, d.cfg)
+	return d
+}
+
+// encode checks a new file's representation and encodes it as stored, its
+// links naming the files it reads from: those of the archive as this
+// restore made them, the others as the checks found them.
+func (r *restorer) encode(e *restoreEntry, cfg model.Configuration) (*storedConfig, error) {
+	sources := make([]File, len(e.sources))
+	for k, link := range e.sources {
+		if link.internal >= 0 {
+			src := r.entries[link.internal]
+			sources[k] = File{ID: src.createdID, Path: src.target, UUID: src.createdUUID, Kind: src.Kind}
+		} else {
+			sources[k] = link.external
+		}
+	}
+	stored, err := r.q.encodeConfig(cfg, e.Kind, sources)
+	if err != nil {
+		return nil, r.refuseEntry(e, fmt.Errorf("create %q: %w", e.target, err))
+	}
+	return stored, nil
+}
+
+// refuseEntry turns a bad input in an entry into a refusal that names it.
+func (r *restorer) refuseEntry(e *restoreEntry, err error) error {
+	if errors.Is(err, ErrBadInput) {
+		return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
+	}
+	return fmt.Errorf("restore %s: %w", e.target, err)
 }
 
 func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
@@ -984,7 +1010,44 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 	return r.applyRecorded(ctx, e, *e.existing)
 }
 
-func (r *restorer) createFile(ctx context.Context, e *restoreEntry, cfg model.Configuration) error {
+// createFile makes a new file of an entry, with the configuration id
+// given. It keeps the entry's UUID unless another file holds it (a copy
+// beside the original): then the file gets a new one.
+func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEntry, configID int64) error {
+	stored := d.stored
+	if stored == nil { // its sources are files of the archive, made by now
+		var err error
+		if stored, err = r.encode(e, d.cfg); err != nil {
+			return err
+		}
+	}
+	parent := r.folders[ParentPath(e.target)]
+	perms, err := r.permissions(ctx, parent.ID, e)
+	if err == nil && perms == nil {
+		perms, err = r.inheritedFrom(ctx, parent.ID)
+	}
+	if err != nil {
+		return err
+	}
+	nf := NewFile{Path: e.target, OwnerID: r.owner(e), UUID: e.origUUID, Config: &d.cfg, Permissions: perms, Parent: &parent,
+		stored: stored, configID: configID}
+	created, err := r.q.insertFile(ctx, nf)
+	if errors.Is(err, errUUIDTaken) && nf.UUID != "" {
+		nf.UUID = ""
+		created, err = r.q.insertFile(ctx, nf)
+	}
+	if err != nil {
+		return r.refuseEntry(e, err)
+	}
+	e.createdID, e.createdUUID = created.id, created.uuid
+	return nil
+}
+
+// overwriteFile replaces an existing file's representation in place: its
+// file id, UUID and configuration id stay (and with them its job history),
+// so do its owner and permissions unless a flag restores recorded ones. A
+// caller who is not an administrator keeps the file's hidden properties.
+func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model.Configuration) error {
 	cfg.AdoptSources(e.Kind)
 	links := make([]model.SourceRef, len(e.sources))
 	for k, link := range e.sources {
@@ -995,39 +1058,6 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry, cfg model.Co
 		}
 	}
 	cfg.SetLinks(links)
-	if e.existing != nil {
-		return r.overwriteFile(ctx, e, cfg)
-	}
-	parent := r.folders[ParentPath(e.target)]
-	perms, err := r.permissions(ctx, parent.ID, e)
-	if err == nil && perms == nil {
-		perms, err = r.inheritedFrom(ctx, parent.ID)
-	}
-	if err != nil {
-		return err
-	}
-	// A file keeps its identity unless that UUID is taken (a copy beside the original).
-	id := e.origUUID
-	if r.takenUUIDs[id] {
-		id = ""
-	}
-	created, err := r.q.insertFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), UUID: id, Config: &cfg, Permissions: perms, Parent: &parent})
-	if err != nil {
-		if errors.Is(err, ErrBadInput) {
-			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
-		}
-		return fmt.Errorf("restore %s: %w", e.target, err)
-	}
-	e.createdUUID = created.uuid
-	r.takenUUIDs[created.uuid] = true
-	return nil
-}
-
-// overwriteFile replaces an existing file's representation in place: its
-// file id, UUID and configuration id stay (and with them its job history),
-// so do its owner and permissions unless a flag restores recorded ones. A
-// caller who is not an administrator keeps the file's hidden properties.
-func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model.Configuration) error {
 	f := *e.existing
 	if !r.user.Admin {
 		old, err := r.q.Configuration(ctx, f)
@@ -1041,15 +1071,12 @@ func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model
 		}
 	}
 	if _, err := r.q.UpdateConfiguration(ctx, f, cfg); err != nil {
-		if errors.Is(err, ErrBadInput) {
-			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
-		}
-		return fmt.Errorf("restore %s: %w", e.target, err)
+		return r.refuseEntry(e, err)
 	}
 	if err := r.applyRecorded(ctx, e, f); err != nil {
 		return err
 	}
-	e.createdUUID = f.UUID
+	e.createdID, e.createdUUID = f.ID, f.UUID
 	return nil
 }
 

@@ -61,7 +61,23 @@ type NewFile struct {
 	// Parent is the folder holding Path when the caller has it at hand (a
 	// restore does); nil, or a file at another path, is looked up instead.
 	Parent *File
+	// stored, when a restore made it ahead (on another core), is Config
+	// as stored, its links already resolved; configID, when not 0, is the
+	// configuration id the restore reserved for it.
+	stored   *storedConfig
+	configID int64
 }
+
+// storedConfig is a configuration ready for its row: checked, its links
+// naming the files it reads from, encoded as the database keeps it.
+type storedConfig struct {
+	json        string
+	description string
+	sources     []File
+}
+
+// errUUIDTaken refuses a file whose given UUID another file holds.
+var errUUIDTaken = fmt.Errorf("%w (uuid taken)", ErrExists)
 
 // MissingSourceError refuses a configuration whose source does not resolve.
 type MissingSourceError struct {
@@ -338,7 +354,7 @@ func (q Queries) insertFile(ctx context.Context, nf NewFile) (inserted, error) {
 	if err := VisibleText("file.path", path[strings.LastIndexByte(path, '/')+1:]); err != nil {
 		return inserted{}, fmt.Errorf("create: %w", err)
 	}
-	if nf.Config != nil {
+	if nf.Config != nil && nf.stored == nil {
 		if err := VisibleText("file.description", nf.Config.File.Description); err != nil {
 			return inserted{}, fmt.Errorf("create %q: %w", path, err)
 		}
@@ -377,38 +393,54 @@ func (q Queries) insertFile(ctx context.Context, nf NewFile) (inserted, error) {
 	if nf.OwnerID != 0 {
 		owner = nf.OwnerID
 	}
-	var configID any
-	var configJSON any
+	var configID, configJSON any
 	var description string
 	var sources []File
 	if nf.Config != nil {
-		cfg := *nf.Config
-		description = cfg.File.Description
-		if sources, err = q.resolveLinks(ctx, &cfg, kind); err != nil {
-			return inserted{}, fmt.Errorf("create %s: %w", path, err)
+		stored := nf.stored
+		if stored == nil {
+			cfg := *nf.Config
+			links, err := q.resolveLinks(ctx, &cfg, kind)
+			if err != nil {
+				return inserted{}, fmt.Errorf("create %s: %w", path, err)
+			}
+			if stored, err = q.encodeConfig(cfg, kind, links); err != nil {
+				return inserted{}, fmt.Errorf("create %s: %w", path, err)
+			}
 		}
-		if configJSON, err = q.storedJSON(cfg); err != nil {
-			return inserted{}, fmt.Errorf("create %s: %w", path, err)
-		}
-		var next int64
-		if err := q.q.QueryRowContext(ctx,
-			`UPDATE sequences SET next = next + 1 WHERE name = 'configuration' RETURNING next - 1`).Scan(&next); err != nil {
-			return inserted{}, fmt.Errorf("create %s: configuration id: %w", path, err)
+		configJSON, description, sources = stored.json, stored.description, stored.sources
+		next := nf.configID
+		if next == 0 {
+			if next, err = q.reserveConfigIDs(ctx, 1); err != nil {
+				return inserted{}, fmt.Errorf("create %s: %w", path, err)
+			}
 		}
 		configID = next
 	}
 	name := path[strings.LastIndexByte(path, '/')+1:]
+	// A UUID another file holds inserts nothing, where a path taken fails:
+	// a restore then makes the file again with a new UUID.
 	res, err := q.q.ExecContext(ctx, `INSERT INTO files(parent_id, path, name, kind, uuid, config_id, owner_id,
-		others_read, others_write, others_execute, description, config) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		others_read, others_write, others_execute, description, config) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(uuid) DO NOTHING`,
 		parent.ID, path, name, string(kind), strings.ToLower(id), configID, owner,
 		perms.Others.Readable, perms.Others.Writable, perms.Others.Executable, description, configJSON)
+	var added int64
+	if err == nil {
+		added, err = res.RowsAffected()
+	}
+	switch {
+	case isUniqueViolation(err):
+		return inserted{}, fmt.Errorf("create %s: %w (path taken)", path, ErrExists)
+	case err != nil:
+		return inserted{}, fmt.Errorf("create %s: %w", path, err)
+	case added == 0:
+		return inserted{}, fmt.Errorf("create %s: %w", path, errUUIDTaken)
+	}
+	fileID, err := res.LastInsertId()
 	if err != nil {
-		if isUniqueViolation(err) {
-			return inserted{}, fmt.Errorf("create %s: %w (path or uuid taken)", path, ErrExists)
-		}
 		return inserted{}, fmt.Errorf("create %s: %w", path, err)
 	}
-	fileID, _ := res.LastInsertId()
 	for gid, flags := range perms.Groups {
 		if _, err := q.q.ExecContext(ctx, `INSERT INTO file_groups(file_id, group_id, readable, writable, executable) VALUES (?,?,?,?,?)`,
 			fileID, gid, flags.Readable, flags.Writable, flags.Executable); err != nil {
@@ -509,6 +541,38 @@ func (q Queries) resolveLinks(ctx context.Context, cfg *model.Configuration, kin
 	}
 	cfg.SetLinks(refsTo(files))
 	return files, nil
+}
+
+// encodeConfig checks a configuration of the kind and encodes it as
+// stored, its links naming sources (the files they resolved to, in order).
+// It reads nothing, so a restore runs it on other cores than the writer's.
+func (q Queries) encodeConfig(cfg model.Configuration, kind model.Kind, sources []File) (*storedConfig, error) {
+	if err := VisibleText("file.description", cfg.File.Description); err != nil {
+		return nil, err
+	}
+	if cfg.Sources != nil {
+		cfg.AdoptSources(kind)
+	}
+	if links := len(cfg.Links()); links != len(sources) {
+		return nil, fmt.Errorf("%w: %d links, %d of them found", ErrBadInput, links, len(sources))
+	}
+	cfg.SetLinks(refsTo(sources))
+	raw, err := q.storedJSON(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &storedConfig{json: raw, description: cfg.File.Description, sources: sources}, nil
+}
+
+// reserveConfigIDs takes n configuration ids from their counter, returning
+// the first: a restore takes those of all its files at once.
+func (q Queries) reserveConfigIDs(ctx context.Context, n int) (int64, error) {
+	var first int64
+	if err := q.q.QueryRowContext(ctx,
+		`UPDATE sequences SET next = next + ? WHERE name = 'configuration' RETURNING next - ?`, n, n).Scan(&first); err != nil {
+		return 0, fmt.Errorf("configuration ids: %w", err)
+	}
+	return first, nil
 }
 
 func (q Queries) writeSources(ctx context.Context, fileID int64, sources []File) error {
