@@ -1,6 +1,9 @@
 package common
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // KeyMap is the one key map of the console: every pane matches against it,
 // so a key means the same thing everywhere and `?` lists it once. Panes
@@ -184,4 +187,25 @@ func (k *KeyMap) BlockedWrite(pressed string) (key.Binding, bool) {
 func Described(b key.Binding, desc string) key.Binding {
 	b.SetHelp(b.Help().Key, desc)
 	return b
+}
+
+// ListStep says how far a navigation key moves a list's cursor: a line, a
+// page of page rows, or to either end of a list of total rows; ok is false
+// for any other key.
+func (k *KeyMap) ListStep(msg tea.KeyPressMsg, page, total int) (delta int, ok bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return -1, true
+	case key.Matches(msg, k.Down):
+		return 1, true
+	case key.Matches(msg, k.PageUp):
+		return -page, true
+	case key.Matches(msg, k.PageDown):
+		return page, true
+	case key.Matches(msg, k.Top):
+		return -total, true
+	case key.Matches(msg, k.Bottom):
+		return total, true
+	}
+	return 0, false
 }

@@ -6,27 +6,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// ListStep says how far a navigation key moves a list's cursor: a line, a
-// page of page rows, or to either end of a list of total rows; ok is false
-// for any other key.
-func (k *KeyMap) ListStep(msg tea.KeyPressMsg, page, total int) (delta int, ok bool) {
-	switch {
-	case key.Matches(msg, k.Up):
-		return -1, true
-	case key.Matches(msg, k.Down):
-		return 1, true
-	case key.Matches(msg, k.PageUp):
-		return -page, true
-	case key.Matches(msg, k.PageDown):
-		return page, true
-	case key.Matches(msg, k.Top):
-		return -total, true
-	case key.Matches(msg, k.Bottom):
-		return total, true
-	}
-	return 0, false
-}
-
 // FilterField is the `/` line of a list pane. While it is active, typing
 // narrows the list; enter keeps the filter and leaves the field, esc clears
 // it and leaves, and the arrows leave the field to move among the matches
