@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // SourceRef names a file a configuration reads from, as the platform links
@@ -238,6 +239,9 @@ func decodeKeepingExtra(data []byte, known any, names map[string]bool) (map[stri
 	if err := json.Unmarshal(data, known); err != nil {
 		return nil, err
 	}
+	if onlyKnownMembers(data, names) { // the usual case, told without copying every member
+		return nil, nil
+	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(data, &all); err != nil {
 		return nil, err
@@ -251,6 +255,96 @@ func decodeKeepingExtra(data []byte, known any, names map[string]bool) (map[stri
 		return nil, nil
 	}
 	return all, nil
+}
+
+// onlyKnownMembers reports whether every member of the JSON object in
+// data (valid JSON: json.Unmarshal read it) has its name, lower-cased, in
+// names. It walks the object's top level without allocating, and answers
+// false whenever it is unsure (a name with an escape, a non-ASCII or a long
+// name), leaving those to encoding/json.
+func onlyKnownMembers(data []byte, names map[string]bool) bool {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	if i = skipSpace(data, i+1); i < len(data) && data[i] == '}' {
+		return true
+	}
+	var lower [64]byte
+	for i < len(data) && data[i] == '"' {
+		n := 0
+		for i++; i < len(data) && data[i] != '"'; i++ {
+			c := data[i]
+			if c == '\\' || c >= utf8.RuneSelf || n == len(lower) {
+				return false
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lower[n] = c
+			n++
+		}
+		if !names[string(lower[:n])] {
+			return false
+		}
+		if i = skipSpace(data, i+1); i >= len(data) || data[i] != ':' {
+			return false
+		}
+		if i = skipSpace(data, skipValue(data, skipSpace(data, i+1))); i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case '}':
+			return true
+		case ',':
+			i = skipSpace(data, i+1)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value that starts at i:
+// a string, an object, an array or a scalar.
+func skipValue(data []byte, i int) int {
+	depth := 0
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+			continue
+		case '}', ']':
+			if depth == 0 { // a scalar ends where its object does
+				return i
+			}
+			depth--
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+			continue
+		default: // within a scalar, or a colon
+			continue
+		}
+		if depth == 0 { // past a string or the bracket that closes the value
+			return i + 1
+		}
+	}
+	return i
 }
 
 // encodeWithExtra writes known as a JSON object followed by the extra

@@ -118,3 +118,40 @@ func TestConfigurationRefusesKnownFieldsOfTheWrongType(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigurationFindsUnknownMembers: members the configuration does not
+// know are kept wherever they stand, whatever the values before them hold
+// (brackets and quotes in strings, nested objects) and however their
+// names are written (any case, escapes, non-ASCII).
+func TestConfigurationFindsUnknownMembers(t *testing.T) {
+	tests := []struct {
+		name, json string
+		extra      []string
+	}{
+		{"none", `{"version":"7","properties":{"a":["{\"}","]"]},"sheets":[{"name":"x"}],"minKeepCount":0,"dataStore":null}`, nil},
+		{"empty", `{}`, nil},
+		{"spaces", " {\n\t\"version\" :\r\"7\" , \"file\" : { \"name\" : \"n\" } }\n", nil},
+		{"known in any case", `{"VERSION":"7","ClassName":"c"}`, nil},
+		{"known with an escape", `{"versio\u006e":"7"}`, nil},
+		{"unknown last", `{"version":"7","properties":{"k":["v"]},"layout":{"pages":[1,{"a":"}"}]}}`, []string{"layout"}},
+		{"unknown first", `{"zzz":true,"version":"7"}`, []string{"zzz"}},
+		{"unknown after a string with quotes", `{"version":"a\"}\\","x":1}`, []string{"x"}},
+		{"unknown with an escape", `{"version":"7","a\u0062c":1}`, []string{"abc"}},
+		{"unknown non-ASCII", `{"naïve":1}`, []string{"naïve"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cfg model.Configuration
+			if err := json.Unmarshal([]byte(tt.json), &cfg); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for name := range cfg.Extra {
+				got = append(got, name)
+			}
+			if !reflect.DeepEqual(got, tt.extra) {
+				t.Errorf("extra %v, want %v", got, tt.extra)
+			}
+		})
+	}
+}
