@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // BenchmarkListView draws the list in a 120×37 pane: the time must not
@@ -14,7 +15,7 @@ func BenchmarkListView(b *testing.B) {
 	for _, n := range []int{100, 100_000} {
 		b.Run(fmt.Sprintf("connections=%d", n), func(b *testing.B) {
 			p := withList(newTestPane(nil, 120, 37, false), entries(n))
-			keys(p, "j", "j")
+			uitest.Press(p, "j", "j")
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = p.View()
@@ -27,7 +28,7 @@ func BenchmarkListView(b *testing.B) {
 // each with one workbook below it, at all levels.
 func graphPane(n int) *Pane {
 	p := withList(newTestPane(nil, 120, 37, false), entries(3))
-	keys(p, "enter")
+	uitest.Press(p, "enter")
 	p.level = 0
 	g := p.graph
 	deps := make([]model.Dependency, n)
@@ -48,7 +49,7 @@ func BenchmarkGraphView(b *testing.B) {
 	for _, n := range []int{10, 1_000} {
 		b.Run(fmt.Sprintf("dependents=%d", n), func(b *testing.B) {
 			p := graphPane(n)
-			keys(p, "j", "j")
+			uitest.Press(p, "j", "j")
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = p.View()
@@ -62,9 +63,9 @@ func TestGraphOfThousandDependentsDrawsOnlyVisibleLines(t *testing.T) {
 	if len(p.lines) != 2+2_000 {
 		t.Fatalf("%d lines in the graph", len(p.lines))
 	}
-	keys(p, "G")
-	view := plain(p.View())
-	lines := strings.Split(view, "\n")
+	uitest.Press(p, "G")
+	view := uitest.Screen(p.View())
+	lines := strings.Split(strings.TrimSuffix(view, "\n"), "\n")
 	if len(lines) != 37 {
 		t.Fatalf("the view has %d lines in a pane of 37", len(lines))
 	}
@@ -82,7 +83,7 @@ func BenchmarkRefresh(b *testing.B) {
 		b.Run(fmt.Sprintf("connections=%d", n), func(b *testing.B) {
 			list := entries(n)
 			p := withList(newTestPane(nil, 120, 40, false), list)
-			keys(p, "j", "j")
+			uitest.Press(p, "j", "j")
 			p.View()
 			b.ReportAllocs()
 			i := 0

@@ -12,7 +12,7 @@ import (
 // OpenConnectionMsg (a connection's row in the folder tree) selects it.
 func TestCopyAndOpenConnection(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 10, false), entries(30))
-	keys(p, "j")
+	uitest.Press(p, "j")
 	for _, tc := range []struct{ key, want string }{
 		{"y", "copied path /Data/Connections/conn-00001.dst"},
 		{"Y", "copied configuration id 2"},

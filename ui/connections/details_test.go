@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // The details body is drawn when the connection arrives and again when the
@@ -18,15 +19,15 @@ func TestDetailsFollowTheSize(t *testing.T) {
 	conn := model.Connection{File: model.FileInfo{Path: "/Data/Connections/conn-00000.dst"}, TypeID: "das.JdbcDataStoreType", Properties: props}
 
 	p := withList(newTestPane(nil, 50, 5, false), entries(3))
-	keys(p, "i")
+	uitest.Press(p, "i")
 	p.Update(detailsMsg{ticket: p.details.reads.Latest(), id: p.details.id, conn: conn})
-	keys(p, "G")
-	if view := plain(p.View()); !strings.Contains(view, "prop_19") || strings.Contains(view, "end19") {
+	uitest.Press(p, "G")
+	if view := uitest.Screen(p.View()); !strings.Contains(view, "prop_19") || strings.Contains(view, "end19") {
 		t.Fatalf("at the bottom of a narrow pane, want prop_19 cut short:\n%s", view)
 	}
 
 	p.SetSize(120, 40)
-	view := plain(p.View())
+	view := uitest.Screen(p.View())
 	if !strings.Contains(view, "end19") {
 		t.Errorf("a wider pane still shows the narrow rendering:\n%s", view)
 	}
@@ -35,8 +36,8 @@ func TestDetailsFollowTheSize(t *testing.T) {
 	}
 
 	p.SetSize(10, 1)
-	keys(p, "j", "k", "G", "g")
-	if view := plain(p.View()); strings.Count(view, "\n") != 0 {
+	uitest.Press(p, "j", "k", "G", "g")
+	if view := uitest.Screen(p.View()); strings.Count(view, "\n") != 1 { // the title line, ended
 		t.Errorf("a one-line pane draws more than its title:\n%s", view)
 	}
 }
@@ -50,7 +51,7 @@ func BenchmarkDetailsView(b *testing.B) {
 	}
 	conn := model.Connection{File: model.FileInfo{Path: "/Data/Connections/conn-00000.dst"}, TypeID: "das.JdbcDataStoreType", Properties: props}
 	p := withList(newTestPane(nil, 120, 37, false), entries(3))
-	keys(p, "i")
+	uitest.Press(p, "i")
 	p.Update(detailsMsg{ticket: p.details.reads.Latest(), id: p.details.id, conn: conn})
 	b.ReportAllocs()
 	for b.Loop() {

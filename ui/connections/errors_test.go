@@ -13,6 +13,7 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/servertest"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 func TestErrorReason(t *testing.T) {
@@ -46,7 +47,7 @@ func TestErrorReason(t *testing.T) {
 // connection deleted since the list was read; the graph says so, and does
 // not take the 404 for a platform without its governance plug-in.
 func TestGraphOfAGoneConnection(t *testing.T) {
-	client := demoClient(t)
+	client := uitest.DemoClient(t)
 	ctx := context.Background()
 	list, err := client.Connections(ctx)
 	if err != nil {
@@ -58,9 +59,9 @@ func TestGraphOfAGoneConnection(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := withList(newTestPane(client, 100, 20, false), []model.ConnectionEntry{e})
-			other := drive(p, keys(p, "enter"))
-			if p.graph == nil || p.graph.unsupported != nil || strings.Contains(plain(p.View()), "plug-in") {
-				t.Fatalf("the graph of a deleted connection blames a missing plug-in:\n%s", plain(p.View()))
+			other := uitest.Run(p, uitest.Press(p, "enter"), foreign)
+			if p.graph == nil || p.graph.unsupported != nil || strings.Contains(uitest.Screen(p.View()), "plug-in") {
+				t.Fatalf("the graph of a deleted connection blames a missing plug-in:\n%s", uitest.Screen(p.View()))
 			}
 			if len(other) == 0 || !strings.Contains(strings.ToLower(fmt.Sprint(other)), "not found") {
 				t.Fatalf("messages %v, want one saying not found", other)
@@ -80,8 +81,8 @@ func TestGraphWithoutThePlugin(t *testing.T) {
 		t.Fatalf("list %v, %v", list, err)
 	}
 	p := withList(newTestPane(client, 100, 20, false), list[:1])
-	drive(p, keys(p, "enter"))
-	if p.graph == nil || p.graph.unsupported == nil || !strings.Contains(plain(p.View()), "plug-in") {
-		t.Fatalf("a platform without the plug-in is not explained:\n%s", plain(p.View()))
+	uitest.Run(p, uitest.Press(p, "enter"), foreign)
+	if p.graph == nil || p.graph.unsupported == nil || !strings.Contains(uitest.Screen(p.View()), "plug-in") {
+		t.Fatalf("a platform without the plug-in is not explained:\n%s", uitest.Screen(p.View()))
 	}
 }

@@ -2,26 +2,13 @@ package connections
 
 import (
 	"fmt"
-	"strings"
-	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
-	"github.com/dapconsole/dapconsole/server"
-	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
-	"github.com/dapconsole/dapconsole/ui/uitest"
 )
-
-// demoClient starts the embedded platform with demo data and returns a
-// client of it, as admin.
-func demoClient(t testing.TB) *api.Client {
-	t.Helper()
-	return api.New(servertest.Start(t, server.Config{DemoData: true}, nil).URL, "admin", "admin")
-}
 
 // newTestPane returns a pane of the given size; a nil client talks to a
 // port where nothing listens.
@@ -60,42 +47,13 @@ func withList(p *Pane, list []model.ConnectionEntry) *Pane {
 	return p
 }
 
-// keys presses keys one by one and returns the command of the last.
-func keys(p *Pane, names ...string) tea.Cmd {
-	var cmd tea.Cmd
-	for _, n := range names {
-		_, cmd = p.Update(uitest.Key(n))
+// foreign tells the messages the pane does not handle itself (status
+// lines, dialogs, messages for the root); uitest.Run keeps them for the test.
+func foreign(msg tea.Msg) bool {
+	switch msg.(type) {
+	case listMsg, typesMsg, detailsMsg, levelMsg, editLoadedMsg, savedMsg, createdMsg,
+		deleteCheckMsg, deleteMsg, deletedMsg, createMsg, newKindMsg:
+		return false
 	}
-	return cmd
-}
-
-// drive feeds the messages of cmd back into the pane until nothing is left,
-// as the program does, and returns the messages the pane did not own.
-func drive(p *Pane, cmd tea.Cmd) []tea.Msg {
-	var other []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		for _, msg := range uitest.Expand(c) {
-			switch msg.(type) {
-			case listMsg, typesMsg, detailsMsg, levelMsg, editLoadedMsg, savedMsg, createdMsg,
-				deleteCheckMsg, deleteMsg, deletedMsg, createMsg, newKindMsg:
-				_, next := p.Update(msg)
-				queue = append(queue, next)
-			default:
-				other = append(other, msg)
-			}
-		}
-	}
-	return other
-}
-
-// plain is a view as text, trailing blanks dropped.
-func plain(view string) string {
-	lines := strings.Split(ansi.Strip(view), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
+	return true
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // TestRefreshMergesAsAFreshListWould: a list answer merged into the list
@@ -125,11 +126,11 @@ func TestRefreshShowsAChangedConnection(t *testing.T) {
 	before := p.View()
 	list[2].Description = "edited elsewhere"
 	p.Update(listMsg{ticket: p.listReads.Latest(), entries: list})
-	after := plain(p.View())
+	after := uitest.Screen(p.View())
 	if !strings.Contains(after, "edited elsewhere") {
 		t.Fatalf("the refresh does not show the new description:\n%s", after)
 	}
-	if strings.Count(plain(before), "\n") != strings.Count(after, "\n") {
+	if strings.Count(uitest.Screen(before), "\n") != strings.Count(after, "\n") {
 		t.Errorf("the refresh changed the number of lines")
 	}
 }

@@ -29,8 +29,8 @@ func TestListKeys(t *testing.T) {
 		{"bottom", []string{"G"}, "conn-00029", 30, nil},
 		{"page down", []string{"pgdown"}, "conn-00008", 30, nil},
 		{"hide system keeps the cursor", []string{"j", "j", "."}, "conn-00002", 27, func(t *testing.T, p *Pane) {
-			if !strings.Contains(plain(p.View()), "3 system hidden") {
-				t.Errorf("the title does not say system connections are hidden:\n%s", plain(p.View()))
+			if !strings.Contains(uitest.Screen(p.View()), "3 system hidden") {
+				t.Errorf("the title does not say system connections are hidden:\n%s", uitest.Screen(p.View()))
 			}
 		}},
 		{"hide and show again", []string{".", "."}, "conn-00001", 30, nil},
@@ -71,7 +71,7 @@ func TestListKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := withList(newTestPane(nil, 100, 10, false), entries(30))
-			keys(p, tt.keys...)
+			uitest.Press(p, tt.keys...)
 			got := ""
 			if e := p.selected(); e != nil {
 				got = e.Name
@@ -95,7 +95,7 @@ func TestListKeys(t *testing.T) {
 func TestReadOnlyDisablesWrites(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 10, true), entries(3))
 	for _, k := range []string{"e", "n", "d"} {
-		if cmd := keys(p, k); cmd != nil {
+		if cmd := uitest.Press(p, k); cmd != nil {
 			t.Errorf("%s in a read-only session returned a command", k)
 		}
 	}
@@ -103,13 +103,13 @@ func TestReadOnlyDisablesWrites(t *testing.T) {
 
 func TestLevelControl(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 20, false), entries(3))
-	keys(p, "enter")
+	uitest.Press(p, "enter")
 	steps := []struct {
 		key  string
 		want int
 	}{{"-", 1}, {"+", 2}, {"+", 3}, {"=", 4}, {"+", 5}, {"+", 6}, {"+", 7}, {"+", 8}, {"+", 9}, {"+", 0}, {"+", 0}, {"-", 1}}
 	for _, s := range steps {
-		keys(p, s.key)
+		uitest.Press(p, s.key)
 		if p.level != s.want {
 			t.Fatalf("after %s the level is %d, want %d", s.key, p.level, s.want)
 		}
@@ -118,7 +118,7 @@ func TestLevelControl(t *testing.T) {
 
 func TestLevelDownFromAllStepsBelowTheDeepest(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 20, false), entries(3))
-	keys(p, "enter")
+	uitest.Press(p, "enter")
 	g := p.graph
 	g.down.state = loaded
 	parent := g.down
@@ -127,7 +127,7 @@ func TestLevelDownFromAllStepsBelowTheDeepest(t *testing.T) {
 		parent = parent.children[0]
 	}
 	p.level = 0
-	keys(p, "-")
+	uitest.Press(p, "-")
 	if p.level != 3 {
 		t.Fatalf("level %d, want 3", p.level)
 	}
@@ -191,7 +191,7 @@ func TestTinyPane(t *testing.T) {
 	p := withList(newTestPane(nil, 12, 2, false), entries(50))
 	for _, k := range []string{"", "enter", "esc", "i"} {
 		if k != "" {
-			keys(p, k)
+			uitest.Press(p, k)
 		}
 		if lines := strings.Count(p.View(), "\n") + 1; lines > 2 {
 			t.Errorf("after %q the view has %d lines in a pane of 2", k, lines)
@@ -205,12 +205,12 @@ func TestTinyPane(t *testing.T) {
 
 func TestServerDownSaysSo(t *testing.T) {
 	p := newTestPane(nil, 100, 10, false)
-	other := drive(p, p.Init())
+	other := uitest.Run(p, p.Init(), foreign)
 	if len(other) != 1 || !strings.Contains(fmt.Sprint(other[0]), "the server does not answer") {
 		t.Fatalf("messages %v, want one saying the server does not answer", other)
 	}
-	if !strings.Contains(plain(p.View()), "could not read the connections") {
-		t.Errorf("the pane does not say so:\n%s", plain(p.View()))
+	if !strings.Contains(uitest.Screen(p.View()), "could not read the connections") {
+		t.Errorf("the pane does not say so:\n%s", uitest.Screen(p.View()))
 	}
 }
 
@@ -226,14 +226,14 @@ func TestStaleListDropped(t *testing.T) {
 
 func TestDetailsMaskEverySecret(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 20, false), entries(3))
-	keys(p, "i")
+	uitest.Press(p, "i")
 	conn := model.Connection{File: model.FileInfo{Path: "/Data/Connections/conn-00000.dst"}, TypeID: "das.SftpDataStoreType",
 		Properties: map[string][]string{"password": {"enc0ded\r\n"}, "ssh_key": {"KEYDATA"}, "private_key": {""},
 			"access_key": {"AKIA"}, "secret_key": {"s/k"}, "user_name": {"bob"},
 			// the real platform's names, and any name ending in password, secret or key
 			"sshKey": {"SSHKEY"}, "tableau.password": {"TABPW"}, "oauth.clientSecret": {"CLSEC"}}}
 	p.Update(detailsMsg{ticket: p.details.reads.Latest(), id: p.details.id, conn: conn})
-	view := plain(p.View())
+	view := uitest.Screen(p.View())
 	for _, secret := range []string{"enc0ded", "KEYDATA", "AKIA", "s/k", "SSHKEY", "TABPW", "CLSEC"} {
 		if strings.Contains(view, secret) {
 			t.Errorf("the details show %q:\n%s", secret, view)
@@ -317,12 +317,12 @@ func TestInvalidEditAgainWaitsForAKey(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 10, false), entries(3))
 	shown := `{"typeId":"x"}`
 	_, cmd := p.Update(editedMsg{id: 1, path: "/Data/Connections/A.dst", shown: shown, edited: `{"typeId": broken}`, retry: true})
-	ask, ok := openedDialog(uitest.Expand(cmd)).(*dialog.Confirm)
+	ask, ok := uitest.Dialog(uitest.Expand(cmd)).(*dialog.Confirm)
 	if !ok {
 		t.Fatalf("a second broken edit did not ask: %v", uitest.Expand(cmd))
 	}
 	ask.SetSize(100, 20)
-	if view := plain(ask.View()); !strings.Contains(view, "was not saved") || !strings.Contains(view, "[y] edit again") {
+	if view := uitest.Screen(ask.View()); !strings.Contains(view, "was not saved") || !strings.Contains(view, "[y] edit again") {
 		t.Errorf("the question:\n%s", view)
 	}
 	_, yes := ask.Update(uitest.Key("y"))
@@ -423,26 +423,26 @@ func formValues(t *testing.T, values map[string]string) dialog.Values {
 // delete the server refuses anyway (a dependent made after the check) is
 // said in the status line and the connection stays.
 func TestDeleteWithDependentsOffersNoYes(t *testing.T) {
-	client := demoClient(t)
+	client := uitest.DemoClient(t)
 	p := newTestPane(client, 120, 30, false)
-	drive(p, p.Init())
+	uitest.Run(p, p.Init(), foreign)
 	if len(p.list.all) < 6 {
 		t.Fatalf("%d connections in the demo", len(p.list.all))
 	}
-	keys(p, "j", "j")
-	other := drive(p, keys(p, "d"))
-	box, ok := openedDialog(other).(*dialog.Confirm)
+	uitest.Press(p, "j", "j")
+	other := uitest.Run(p, uitest.Press(p, "d"), foreign)
+	box, ok := uitest.Dialog(other).(*dialog.Confirm)
 	if !ok {
 		t.Fatalf("no dialog: %v", other)
 	}
 	box.SetSize(100, 30)
-	view := plain(box.View())
+	view := uitest.Screen(box.View())
 	if !strings.Contains(view, "/Data/ImportJobs/Orders.imp") || strings.Contains(view, "[y]") || !strings.Contains(view, "[enter] close") {
 		t.Errorf("the box should list the dependents and offer only to close:\n%s", view)
 	}
 	for _, k := range []string{"y", "enter"} {
 		next, cmd := box.Update(uitest.Key(k))
-		if sent := drive(p, cmd); len(sent) > 0 {
+		if sent := uitest.Run(p, cmd, foreign); len(sent) > 0 {
 			t.Errorf("%s sent %v", k, sent)
 		}
 		if k == "y" && next == nil {
@@ -450,22 +450,13 @@ func TestDeleteWithDependentsOffersNoYes(t *testing.T) {
 		}
 	}
 	selected := p.selected()
-	other = drive(p, func() tea.Msg { return deleteMsg{id: selected.ID, path: selected.Path} })
+	other = uitest.Run(p, func() tea.Msg { return deleteMsg{id: selected.ID, path: selected.Path} }, foreign)
 	if len(other) == 0 || !strings.Contains(fmt.Sprint(other), "the server refused (409)") {
 		t.Errorf("refusal: %v", other)
 	}
 	if _, err := client.Connection(context.Background(), selected.ID); err != nil {
 		t.Errorf("the refused delete deleted: %v", err)
 	}
-}
-
-func openedDialog(msgs []tea.Msg) common.Dialog {
-	for _, m := range msgs {
-		if o, ok := m.(common.OpenDialogMsg); ok {
-			return o.Dialog
-		}
-	}
-	return nil
 }
 
 func TestDeleteBody(t *testing.T) {
@@ -511,15 +502,15 @@ func TestDeleteBody(t *testing.T) {
 
 func TestDirectSortKeys(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 10, false), entries(3))
-	keys(p, "D")
+	uitest.Press(p, "D")
 	if p.list.sortBy != colDescription || p.list.descending {
 		t.Fatalf("D: sort %d descending %v", p.list.sortBy, p.list.descending)
 	}
-	keys(p, "D")
+	uitest.Press(p, "D")
 	if !p.list.descending {
 		t.Error("D again did not reverse")
 	}
-	keys(p, "A")
+	uitest.Press(p, "A")
 	if p.list.sortBy != colName || p.list.descending {
 		t.Errorf("A: sort %d descending %v", p.list.sortBy, p.list.descending)
 	}
@@ -528,8 +519,8 @@ func TestDirectSortKeys(t *testing.T) {
 // TestWatchTickReadsTheListQuietly: the root's watch tick reads the list
 // again as a quiet task (no spinner), keeping the filter and the selection.
 func TestWatchTickReadsTheListQuietly(t *testing.T) {
-	p := withList(newTestPane(demoClient(t), 100, 20, false), entries(30))
-	keys(p, "/", "2", "enter", "j")
+	p := withList(newTestPane(uitest.DemoClient(t), 100, 20, false), entries(30))
+	uitest.Press(p, "/", "2", "enter", "j")
 	selected, filter := p.selected().ID, p.list.filter
 	_, cmd := p.Update(common.WatchTickMsg{})
 	if cmd == nil {

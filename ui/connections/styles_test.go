@@ -5,6 +5,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/theme"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // When the root swaps the styles (the terminal reported a light
@@ -19,11 +20,11 @@ func TestNewStylesRedrawEveryView(t *testing.T) {
 	}{
 		{"list", func(p *Pane) {}},
 		{"details", func(p *Pane) {
-			keys(p, "i")
+			uitest.Press(p, "i")
 			p.Update(detailsMsg{ticket: p.details.reads.Latest(), id: p.details.id, conn: conn})
 		}},
 		{"graph", func(p *Pane) {
-			keys(p, "enter")
+			uitest.Press(p, "enter")
 			p.graph.down.state = loaded
 			p.graph.setDependencies(p.graph.down, []model.Dependency{dep(10, "/Data/ImportJobs/One.imp")})
 			p.relayoutGraph()

@@ -31,13 +31,13 @@ func paneWithFiles(t *testing.T, readOnly bool) *Pane {
 	p.SetSize(100, 20)
 	p.Update(childrenMsg{ticket: p.nextRead(0), folder: rootFolder("Users", "Data")})
 	p.Update(filesMsg{ticket: p.fileReads.Next(), index: common.NewFileIndex(demoFiles)})
-	press(p, "j", "j", "enter")
+	uitest.Press(p, "j", "j", "enter")
 	answer(p, p.tree.root.child("Data"), "Connections", "ImportJobs")
 	imports := p.tree.root.child("Data").child("ImportJobs")
 	p.keepCursorOn(imports)
-	press(p, "enter")
+	uitest.Press(p, "enter")
 	answer(p, imports)
-	press(p, "enter") // steps onto its first row
+	uitest.Press(p, "enter") // steps onto its first row
 	if got := p.selectedPath(); got != "/Data/ImportJobs/Customers.imp" {
 		t.Fatalf("cursor on %s", got)
 	}
@@ -90,41 +90,22 @@ func TestMissingListIsSaidOnce(t *testing.T) {
 	}
 }
 
-// onlyMsg runs cmd and returns the one message of type T it produced.
-func onlyMsg[T any](t *testing.T, cmd tea.Cmd) T {
-	t.Helper()
-	return onlyIn[T](t, uitest.Expand(cmd))
-}
-
-// onlyIn returns the one message of type T among msgs.
-func onlyIn[T any](t *testing.T, msgs []tea.Msg) T {
-	t.Helper()
-	for _, m := range msgs {
-		if v, ok := m.(T); ok {
-			return v
-		}
-	}
-	var zero T
-	t.Fatalf("no %T among %#v", zero, msgs)
-	return zero
-}
-
 func TestFileRowKeys(t *testing.T) {
 	t.Run("p opens the file's permissions", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		press(p, "p")
+		uitest.Press(p, "p")
 		if p.perms == nil || p.perms.path != "/Data/ImportJobs/Customers.imp" || p.perms.ref.String() != demoFiles[1].UUID {
 			t.Fatalf("permissions %+v", p.perms)
 		}
 	})
 	t.Run("space marks files for the backup of chosen files", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		press(p, "space", "space")
+		uitest.Press(p, "space", "space")
 		marked := p.tree.marked()
 		if len(marked) != 2 || !marked[0].isFile() {
 			t.Fatalf("marked %v", marked)
 		}
-		d := onlyMsg[common.OpenDialogMsg](t, press(p, "b")).Dialog
+		d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "b"))).Dialog
 		d.SetSize(100, 20)
 		if !strings.Contains(ansi.Strip(d.View()), "Backup of 2 marked files of /Data/ImportJobs") {
 			t.Fatalf("backup dialog:\n%s", ansi.Strip(d.View()))
@@ -132,56 +113,56 @@ func TestFileRowKeys(t *testing.T) {
 	})
 	t.Run("t triggers through the jobs pane", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		msg := onlyMsg[common.TriggerJobMsg](t, press(p, "t"))
+		msg := uitest.Only[common.TriggerJobMsg](t, uitest.Expand(uitest.Press(p, "t")))
 		if msg.Ref.String() != demoFiles[1].UUID || msg.Label != demoFiles[1].Path {
 			t.Fatalf("trigger %+v", msg)
 		}
 	})
 	t.Run("s stops through the jobs pane, which asks", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		if msg := onlyMsg[common.StopJobMsg](t, press(p, "s")); msg.Ref.String() != demoFiles[1].UUID {
+		if msg := uitest.Only[common.StopJobMsg](t, uitest.Expand(uitest.Press(p, "s"))); msg.Ref.String() != demoFiles[1].UUID {
 			t.Fatalf("stop %+v", msg)
 		}
 	})
 	t.Run("enter opens the job's history", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		cmd := press(p, "enter")
-		if msg := onlyMsg[common.OpenJobMsg](t, cmd); msg.ConfigID != 9 {
+		cmd := uitest.Press(p, "enter")
+		if msg := uitest.Only[common.OpenJobMsg](t, uitest.Expand(cmd)); msg.ConfigID != 9 {
 			t.Fatalf("open %+v", msg)
 		}
-		if msg := onlyMsg[common.FocusPaneMsg](t, cmd); msg.Index != common.PaneJobs {
+		if msg := uitest.Only[common.FocusPaneMsg](t, uitest.Expand(cmd)); msg.Index != common.PaneJobs {
 			t.Fatalf("focus %+v", msg)
 		}
 	})
 	t.Run("enter on a connection jumps to it", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		press(p, "G")
-		cmd := press(p, "enter")
-		if msg := onlyMsg[common.OpenConnectionMsg](t, cmd); msg.ConfigID != 2 {
+		uitest.Press(p, "G")
+		cmd := uitest.Press(p, "enter")
+		if msg := uitest.Only[common.OpenConnectionMsg](t, uitest.Expand(cmd)); msg.ConfigID != 2 {
 			t.Fatalf("open %+v", msg)
 		}
-		if msg := onlyMsg[common.FocusPaneMsg](t, cmd); msg.Index != common.PaneConnections {
+		if msg := uitest.Only[common.FocusPaneMsg](t, uitest.Expand(cmd)); msg.Index != common.PaneConnections {
 			t.Fatalf("focus %+v", msg)
 		}
 	})
 	t.Run("T opens the sequential trigger with the marked jobs", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		press(p, "space", "space")
-		msg := onlyMsg[common.SequenceFormMsg](t, press(p, "k", "T"))
+		uitest.Press(p, "space", "space")
+		msg := uitest.Only[common.SequenceFormMsg](t, uitest.Expand(uitest.Press(p, "k", "T")))
 		if strings.Join(msg.Paths, ",") != "/Data/ImportJobs/Customers.imp,/Data/ImportJobs/Orders.imp" {
 			t.Fatalf("paths %q", msg.Paths)
 		}
 	})
 	t.Run("t on a connection says it does not run", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		press(p, "G")
-		if msg := onlyMsg[common.StatusMsg](t, press(p, "t")); !strings.Contains(msg.Text, "only jobs and workbooks run") {
+		uitest.Press(p, "G")
+		if msg := uitest.Only[common.StatusMsg](t, uitest.Expand(uitest.Press(p, "t"))); !strings.Contains(msg.Text, "only jobs and workbooks run") {
 			t.Fatalf("status %+v", msg)
 		}
 	})
 	t.Run("← goes to the folder", func(t *testing.T) {
 		p := paneWithFiles(t, false)
-		press(p, "left")
+		uitest.Press(p, "left")
 		if got := p.selectedPath(); got != "/Data/ImportJobs" {
 			t.Fatalf("cursor on %s", got)
 		}
@@ -189,8 +170,8 @@ func TestFileRowKeys(t *testing.T) {
 	t.Run("y and Y copy path and id", func(t *testing.T) {
 		p := paneWithFiles(t, false)
 		for _, tc := range []struct{ key, want string }{{"y", "copied path /Data/ImportJobs/Customers.imp"}, {"Y", "copied configuration id 9"}} {
-			cmd := press(p, tc.key)
-			if msg := onlyMsg[common.StatusMsg](t, cmd); !strings.HasPrefix(msg.Text, tc.want) {
+			cmd := uitest.Press(p, tc.key)
+			if msg := uitest.Only[common.StatusMsg](t, uitest.Expand(cmd)); !strings.HasPrefix(msg.Text, tc.want) {
 				t.Fatalf("%s: status %q", tc.key, msg.Text)
 			}
 			if len(uitest.Expand(cmd)) != 2 {
@@ -200,10 +181,10 @@ func TestFileRowKeys(t *testing.T) {
 	})
 	t.Run("read-only: t and s do nothing, p and y still work", func(t *testing.T) {
 		p := paneWithFiles(t, true)
-		if msgs := uitest.Expand(press(p, "t", "s")); len(msgs) != 0 {
+		if msgs := uitest.Expand(uitest.Press(p, "t", "s")); len(msgs) != 0 {
 			t.Fatalf("write keys in read-only gave %#v", msgs)
 		}
-		press(p, "p")
+		uitest.Press(p, "p")
 		if p.perms == nil {
 			t.Fatal("p did not open the permissions")
 		}
@@ -213,28 +194,28 @@ func TestFileRowKeys(t *testing.T) {
 func TestFolderManagementKeys(t *testing.T) {
 	folderPane := func(t *testing.T, readOnly bool) *Pane {
 		p := paneWithFiles(t, readOnly)
-		press(p, "left") // onto /Data/ImportJobs
+		uitest.Press(p, "left") // onto /Data/ImportJobs
 		return p
 	}
 	submit := func(t *testing.T, cmd tea.Cmd, typed string) folderWrite {
 		t.Helper()
-		d := onlyMsg[common.OpenDialogMsg](t, cmd).Dialog
+		d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(cmd)).Dialog
 		for _, r := range typed {
 			d, _ = d.Update(uitest.Key(string(r)))
 		}
 		_, done := d.Update(uitest.Key("enter"))
-		return onlyMsg[folderWrite](t, done)
+		return uitest.Only[folderWrite](t, uitest.Expand(done))
 	}
 	t.Run("N makes a folder inside", func(t *testing.T) {
 		p := folderPane(t, false)
-		w := submit(t, press(p, "N"), "Q3")
+		w := submit(t, uitest.Press(p, "N"), "Q3")
 		if w.done != "created /Data/ImportJobs/Q3" || w.reread[0] != "/Data/ImportJobs" {
 			t.Fatalf("write %+v", w)
 		}
 	})
 	t.Run("F2 renames", func(t *testing.T) {
 		p := folderPane(t, false)
-		w := submit(t, press(p, "f2"), "2")
+		w := submit(t, uitest.Press(p, "f2"), "2")
 		if w.done != "renamed /Data/ImportJobs to /Data/ImportJobs2" || !w.moved {
 			t.Fatalf("write %+v", w)
 		}
@@ -243,7 +224,7 @@ func TestFolderManagementKeys(t *testing.T) {
 		for _, hostile := range uitest.Hostile {
 			p := folderPane(t, false)
 			p.tree.rows[p.cursor].name = hostile
-			d := onlyMsg[common.OpenDialogMsg](t, press(p, "f2")).Dialog
+			d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "f2"))).Dialog
 			d.SetSize(100, 20)
 			if found := uitest.Controls(d.View()); len(found) > 0 {
 				t.Errorf("name %q: the rename form holds %d control(s), first %s", hostile, len(found), found[0])
@@ -252,7 +233,7 @@ func TestFolderManagementKeys(t *testing.T) {
 	})
 	t.Run("a bad name is refused in the form", func(t *testing.T) {
 		p := folderPane(t, false)
-		d := onlyMsg[common.OpenDialogMsg](t, press(p, "N")).Dialog
+		d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "N"))).Dialog
 		d, _ = d.Update(uitest.Key("/"))
 		if _, cmd := d.Update(uitest.Key("enter")); len(uitest.Expand(cmd)) != 0 {
 			t.Fatalf("a slash went through: %#v", uitest.Expand(cmd))
@@ -268,21 +249,21 @@ func TestFolderManagementKeys(t *testing.T) {
 			}
 		}
 		_, cmd := p.Update(moveCommand{target: "Users"})
-		if msg := onlyMsg[common.StatusMsg](t, cmd); !strings.Contains(msg.Text, "as a path") {
+		if msg := uitest.Only[common.StatusMsg](t, uitest.Expand(cmd)); !strings.Contains(msg.Text, "as a path") {
 			t.Fatalf("a relative target: %q", msg.Text)
 		}
 	})
 	t.Run("delete of a folder with contents is refused before asking", func(t *testing.T) {
 		p := folderPane(t, false)
-		if msg := onlyMsg[common.StatusMsg](t, press(p, "d")); !strings.Contains(msg.Text, "not empty") {
+		if msg := uitest.Only[common.StatusMsg](t, uitest.Expand(uitest.Press(p, "d"))); !strings.Contains(msg.Text, "not empty") {
 			t.Fatalf("status %q", msg.Text)
 		}
 	})
 	t.Run("delete of an empty folder asks", func(t *testing.T) {
 		p := folderPane(t, false)
-		press(p, "k") // /Data/Connections, read empty
+		uitest.Press(p, "k") // /Data/Connections, read empty
 		answer(p, p.selected())
-		d := onlyMsg[common.OpenDialogMsg](t, press(p, "d")).Dialog
+		d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "d"))).Dialog
 		d.SetSize(100, 20)
 		if _, ok := d.(*dialog.Confirm); !ok || !strings.Contains(ansi.Strip(d.View()), "Delete the empty folder /Data/Connections?") {
 			t.Fatalf("dialog:\n%s", ansi.Strip(d.View()))
@@ -290,11 +271,11 @@ func TestFolderManagementKeys(t *testing.T) {
 	})
 	t.Run("read-only: N, F2, d and the commands do nothing", func(t *testing.T) {
 		p := folderPane(t, true)
-		if msgs := uitest.Expand(press(p, "N", "f2", "d")); len(msgs) != 0 {
+		if msgs := uitest.Expand(uitest.Press(p, "N", "f2", "d")); len(msgs) != 0 {
 			t.Fatalf("write keys in read-only gave %#v", msgs)
 		}
 		_, cmd := p.Update(renameCommand{name: "x"})
-		if msg := onlyMsg[common.StatusMsg](t, cmd); !strings.Contains(msg.Text, "read-only") {
+		if msg := uitest.Only[common.StatusMsg](t, uitest.Expand(cmd)); !strings.Contains(msg.Text, "read-only") {
 			t.Fatalf(":rename in read-only: %q", msg.Text)
 		}
 	})
@@ -304,7 +285,7 @@ func TestFolderManagementKeys(t *testing.T) {
 // with the platform's users and groups listed.
 func permissionsWithPeople(t *testing.T, p *Pane) *permEditor {
 	t.Helper()
-	press(p, "p")
+	uitest.Press(p, "p")
 	e := p.perms
 	p.Update(permsMsg{ticket: e.reads.Latest(), target: e.path, perm: model.Permission{Owner: "analyst"}})
 	p.Update(peopleMsg{users: []string{"admin", "analyst", "viewer"}, groups: []string{"analysts", "viewers"}})
@@ -315,19 +296,19 @@ func TestOwnerPickList(t *testing.T) {
 	p := paneWithFiles(t, false)
 	p.ctx.Client = api.New("http://127.0.0.1:1", "admin", "admin") // the write is built, not run
 	e := permissionsWithPeople(t, p)
-	press(p, "k", "e", "ctrl+u", "v", "i")
+	uitest.Press(p, "k", "e", "ctrl+u", "v", "i")
 	if screen := ansi.Strip(e.view()); !strings.Contains(screen, "viewer") {
 		t.Fatalf("no pick list:\n%s", screen)
 	}
-	press(p, "down", "enter")
+	uitest.Press(p, "down", "enter")
 	if got := e.owner.Value(); got != "viewer" || !e.editingOwner {
 		t.Fatalf("picked %q (editing %v), want viewer still being edited", got, e.editingOwner)
 	}
-	if cmd := press(p, "enter"); cmd == nil || e.editingOwner {
+	if cmd := uitest.Press(p, "enter"); cmd == nil || e.editingOwner {
 		t.Fatal("enter on a known user did not write")
 	}
-	press(p, "e", "ctrl+u", "n", "o", "b", "o", "d", "y")
-	msg := onlyMsg[common.StatusMsg](t, press(p, "enter"))
+	uitest.Press(p, "e", "ctrl+u", "n", "o", "b", "o", "d", "y")
+	msg := uitest.Only[common.StatusMsg](t, uitest.Expand(uitest.Press(p, "enter")))
 	if !strings.Contains(msg.Text, `unknown user "nobody"`) || !e.editingOwner {
 		t.Fatalf("an unknown user: %q (editing %v)", msg.Text, e.editingOwner)
 	}
@@ -336,7 +317,7 @@ func TestOwnerPickList(t *testing.T) {
 func TestGroupPickList(t *testing.T) {
 	p := paneWithFiles(t, false)
 	permissionsWithPeople(t, p)
-	d := onlyMsg[common.OpenDialogMsg](t, press(p, "a")).Dialog
+	d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "a"))).Dialog
 	d.SetSize(100, 20)
 	for _, r := range "nope" {
 		d, _ = d.Update(uitest.Key(string(r)))
@@ -352,7 +333,7 @@ func TestGroupPickList(t *testing.T) {
 	d, _ = d.Update(uitest.Key("down"))
 	d, _ = d.Update(uitest.Key("enter")) // takes the chosen group
 	_, cmd = d.Update(uitest.Key("enter"))
-	if msg := onlyMsg[addGroupMsg](t, cmd); msg.name != "viewers" {
+	if msg := uitest.Only[addGroupMsg](t, uitest.Expand(cmd)); msg.name != "viewers" {
 		t.Fatalf("added %+v", msg)
 	}
 }
@@ -377,8 +358,8 @@ func TestRestoreIntoANewPath(t *testing.T) {
 	} {
 		t.Run(tc.into, func(t *testing.T) {
 			p := paneWithFiles(t, false)
-			press(p, "left")
-			d := onlyMsg[common.OpenDialogMsg](t, press(p, "R")).Dialog
+			uitest.Press(p, "left")
+			d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "R"))).Dialog
 			d.SetSize(100, 30)
 			for _, r := range zip {
 				d, _ = d.Update(uitest.Key(string(r)))
@@ -397,7 +378,7 @@ func TestRestoreIntoANewPath(t *testing.T) {
 				}
 				return
 			}
-			req := onlyIn[restoreRequest](t, msgs)
+			req := uitest.Only[restoreRequest](t, msgs)
 			if req.path != tc.wantPath || (req.folderID != 0) != tc.wantID {
 				t.Fatalf("restore %+v", req)
 			}
@@ -410,11 +391,11 @@ func TestRestoreIntoANewPath(t *testing.T) {
 func TestOwnerFieldIsClean(t *testing.T) {
 	for _, hostile := range uitest.Hostile {
 		p := paneWithFiles(t, false)
-		press(p, "p")
+		uitest.Press(p, "p")
 		e := p.perms
 		p.Update(permsMsg{ticket: e.reads.Latest(), target: e.path, perm: model.Permission{Owner: hostile}})
 		p.Update(peopleMsg{users: []string{"admin", hostile}, groups: []string{"analysts"}})
-		press(p, "k", "e")
+		uitest.Press(p, "k", "e")
 		if found := uitest.Controls(e.view()); len(found) > 0 {
 			t.Errorf("owner %q: the editor holds %d control(s), first %s", hostile, len(found), found[0])
 		}

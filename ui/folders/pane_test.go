@@ -57,15 +57,6 @@ func answer(p *Pane, n *node, children ...string) {
 	p.Update(childrenMsg{ticket: latestRead(p, n.id), nodeID: n.id, folder: model.Folder{Embedded: model.FolderChildren{Folders: entries(children...)}}})
 }
 
-func press(p *Pane, names ...string) tea.Cmd {
-	var cmds []tea.Cmd
-	for _, n := range names {
-		_, cmd := p.Update(uitest.Key(n))
-		cmds = append(cmds, cmd)
-	}
-	return tea.Batch(cmds...)
-}
-
 func (p *Pane) selectedPath() string { return p.selected().path() }
 
 func TestCursorMoves(t *testing.T) {
@@ -86,7 +77,7 @@ func TestCursorMoves(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.keys, " "), func(t *testing.T) {
 			p := newTestPane(t, 60, 20)
-			press(p, tt.keys...)
+			uitest.Press(p, tt.keys...)
 			if got := p.selectedPath(); got != tt.want {
 				t.Fatalf("cursor on %s, want %s", got, tt.want)
 			}
@@ -96,9 +87,9 @@ func TestCursorMoves(t *testing.T) {
 
 func TestOpenReadsOnceThenSteps(t *testing.T) {
 	p := newTestPane(t, 60, 20)
-	press(p, "j", "j")
+	uitest.Press(p, "j", "j")
 	data := p.selected()
-	if cmd := press(p, "enter"); cmd == nil || data.state != loading {
+	if cmd := uitest.Press(p, "enter"); cmd == nil || data.state != loading {
 		t.Fatalf("opening an unread folder did not read it (state %v)", data.state)
 	}
 	if screen := ansi.Strip(p.View()); !strings.Contains(screen, "Data/") {
@@ -108,29 +99,29 @@ func TestOpenReadsOnceThenSteps(t *testing.T) {
 	if got := len(p.tree.rows); got != 6 {
 		t.Fatalf("%d rows after opening, want 6", got)
 	}
-	press(p, "right")
+	uitest.Press(p, "right")
 	if got := p.selectedPath(); got != "/Data/Connections" {
 		t.Fatalf("→ on an open folder went to %s", got)
 	}
-	press(p, "left")
+	uitest.Press(p, "left")
 	if got := p.selectedPath(); got != "/Data" {
 		t.Fatalf("← on a closed child went to %s", got)
 	}
-	press(p, "left")
+	uitest.Press(p, "left")
 	if data.expanded || len(p.tree.rows) != 4 {
 		t.Fatalf("← did not close /Data: expanded=%v rows=%d", data.expanded, len(p.tree.rows))
 	}
-	if cmd := press(p, "enter"); data.state != loaded || len(p.tree.rows) != 6 {
+	if cmd := uitest.Press(p, "enter"); data.state != loaded || len(p.tree.rows) != 6 {
 		t.Fatalf("reopening read again or lost children: cmd=%v state=%v rows=%d", cmd != nil, data.state, len(p.tree.rows))
 	}
 }
 
 func TestStaleAnswersAreDropped(t *testing.T) {
 	p := newTestPane(t, 60, 20)
-	press(p, "j", "j", "enter")
+	uitest.Press(p, "j", "j", "enter")
 	data := p.selected()
 	stale := latestRead(p, data.id)
-	press(p, "r") // a refresh replaces the first read
+	uitest.Press(p, "r") // a refresh replaces the first read
 	if latestRead(p, data.id) == stale {
 		t.Fatal("refresh did not start a new read")
 	}
@@ -146,11 +137,11 @@ func TestStaleAnswersAreDropped(t *testing.T) {
 
 func TestRefreshKeepsOpenFoldersAndMarks(t *testing.T) {
 	p := newTestPane(t, 60, 20)
-	press(p, "j", "j", "enter")
+	uitest.Press(p, "j", "j", "enter")
 	data := p.selected()
 	answer(p, data, "Connections", "ImportJobs")
 	conn := data.child("Connections")
-	press(p, "j", "space")
+	uitest.Press(p, "j", "space")
 	if p.tree.markedCount != 1 {
 		t.Fatalf("marked %d, want 1", p.tree.markedCount)
 	}
@@ -164,7 +155,7 @@ func TestRefreshKeepsOpenFoldersAndMarks(t *testing.T) {
 	if p.tree.markedCount != 1 {
 		t.Fatalf("marked count %d after refresh, want 1", p.tree.markedCount)
 	}
-	press(p, "esc")
+	uitest.Press(p, "esc")
 	if p.tree.markedCount != 0 || conn.marked {
 		t.Fatal("esc did not clear the marks")
 	}
@@ -172,9 +163,9 @@ func TestRefreshKeepsOpenFoldersAndMarks(t *testing.T) {
 
 func TestFilter(t *testing.T) {
 	p := newTestPane(t, 60, 20)
-	press(p, "j", "j", "enter")
+	uitest.Press(p, "j", "j", "enter")
 	answer(p, p.selected(), "Connections", "ImportJobs")
-	press(p, "/", "i", "m", "p")
+	uitest.Press(p, "/", "i", "m", "p")
 	if !p.CapturingInput() {
 		t.Fatal("the filter does not capture typing")
 	}
@@ -185,11 +176,11 @@ func TestFilter(t *testing.T) {
 	if got := strings.Join(names, ","); got != "/,Data,ImportJobs" {
 		t.Fatalf("filtered rows %s", got)
 	}
-	press(p, "enter")
+	uitest.Press(p, "enter")
 	if p.CapturingInput() || p.tree.filter != "imp" {
 		t.Fatal("enter did not keep the filter and leave the field")
 	}
-	press(p, "esc")
+	uitest.Press(p, "esc")
 	if p.tree.filter != "" || len(p.tree.rows) != 6 {
 		t.Fatalf("esc did not clear the filter: %q, %d rows", p.tree.filter, len(p.tree.rows))
 	}
@@ -224,7 +215,7 @@ func TestGotoPath(t *testing.T) {
 
 func TestReadFailureMarksTheFolder(t *testing.T) {
 	p := newTestPane(t, 60, 20)
-	press(p, "j", "enter")
+	uitest.Press(p, "j", "enter")
 	users := p.selected()
 	cmd := func() tea.Cmd {
 		_, c := p.Update(childrenMsg{ticket: latestRead(p, users.id), nodeID: users.id, err: fmt.Errorf("boom")})
@@ -277,7 +268,7 @@ func TestNotLoggedInSaysSo(t *testing.T) {
 // line in the status.
 func TestUnauthorizedReadBringsTheLogin(t *testing.T) {
 	p := newTestPane(t, 60, 20)
-	press(p, "j", "enter")
+	uitest.Press(p, "j", "enter")
 	users := p.selected()
 	refused := &api.Error{Op: "GET /api/filesystem/folders/2", Status: 401}
 	_, cmd := p.Update(childrenMsg{ticket: latestRead(p, users.id), nodeID: users.id, err: refused})

@@ -9,13 +9,14 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // A new login reads the tree again under the filter the field still shows.
 func TestFilterSurvivesANewLogin(t *testing.T) {
 	p := newTestPane(t, 60, 10)
 	for _, k := range []string{"/", "D", "a", "t", "a", "enter"} {
-		press(p, k)
+		uitest.Press(p, k)
 	}
 	p.Update(common.LoggedInMsg{})
 	p.Update(childrenMsg{ticket: p.nextRead(0), folder: rootFolder("Users", "Data")})
@@ -29,7 +30,7 @@ func TestFilterSurvivesANewLogin(t *testing.T) {
 // login, even for a folder the new tree holds under the same id.
 func TestReadBeforeANewLoginIsDropped(t *testing.T) {
 	p := newTestPane(t, 60, 10)
-	press(p, "j", "j", "enter")
+	uitest.Press(p, "j", "j", "enter")
 	data := p.selected()
 	stale := latestRead(p, data.id)
 	p.Update(common.LoggedInMsg{})

@@ -57,8 +57,8 @@ func TestTransferFormsCheckTheDiskInATask(t *testing.T) {
 			p := paneWithFiles(t, false)
 			disk := &statCounter{}
 			p.ctx.Files = disk
-			press(p, "left")
-			d := onlyMsg[common.OpenDialogMsg](t, press(p, tt.key)).Dialog
+			uitest.Press(p, "left")
+			d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, tt.key))).Dialog
 			d.SetSize(100, 30)
 			d, _ = d.Update(uitest.Key("ctrl+u"))
 			for _, r := range tt.file {

@@ -4,12 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/dapconsole/dapconsole/api"
-	"github.com/dapconsole/dapconsole/server"
-	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
@@ -18,11 +13,11 @@ import (
 // typed on the closed tree walks the folders not read yet and shows a
 // match deep down with its ancestors; esc cancels a walk under way.
 func TestFilterFindsFoldersNotReadYet(t *testing.T) {
-	srv := servertest.Start(t, server.Config{DataDir: t.TempDir(), DemoData: true}, nil)
+	srv := uitest.DemoServer(t, nil)
 	ctx := common.NewContext(api.New(srv.URL, "admin", "admin"), "http://dap.test", "admin", "", false)
 	p := New(ctx)
 	p.SetSize(80, 30)
-	run(p, p.Init())
+	uitest.Run(p, p.Init(), nil)
 	if p.tree.root == nil || p.tree.byID[p.tree.root.id].state != loaded {
 		t.Fatal("the root was not read")
 	}
@@ -30,12 +25,12 @@ func TestFilterFindsFoldersNotReadYet(t *testing.T) {
 	for _, k := range []string{"/", "C", "o", "n", "n"} {
 		_, cmd := p.Update(uitest.Key(k))
 		c := cmd
-		cmds = append(cmds, func() { run(p, c) })
+		cmds = append(cmds, func() { uitest.Run(p, c, nil) })
 	}
 	for _, c := range cmds {
 		c()
 	}
-	view := screen(p.View())
+	view := uitest.Screen(p.View())
 	if !strings.Contains(view, "Connections/") || !strings.Contains(view, "Data/") {
 		t.Fatalf("the filter did not find /Data/Connections, never opened:\n%s", view)
 	}
@@ -45,9 +40,9 @@ func TestFilterFindsFoldersNotReadYet(t *testing.T) {
 
 	q := New(ctx)
 	q.SetSize(80, 30)
-	run(q, q.Init())
+	uitest.Run(q, q.Init(), nil)
 	_, cmd := q.Update(uitest.Key("/"))
-	run(q, cmd)
+	uitest.Run(q, cmd, nil)
 	_, walk := q.Update(uitest.Key("x"))
 	if q.walk.cancel == nil {
 		t.Fatal("no walk started")
@@ -62,19 +57,3 @@ func TestFilterFindsFoldersNotReadYet(t *testing.T) {
 		t.Errorf("an esc'd walk was installed: %+v", q.walk)
 	}
 }
-
-// run delivers what cmd produces to the pane, and what that produces, as
-// the program would (timers aside: a test has none here).
-func run(p *Pane, cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		for _, msg := range uitest.Expand(c) {
-			_, next := p.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-}
-
-func screen(view string) string { return ansi.Strip(view) }

@@ -1,5 +1,7 @@
 // Package uitest holds what the console's model tests share: key presses
-// as a terminal sends them, and commands run the way the program runs them.
+// as a terminal sends them, commands run the way the program runs them
+// (timers aside), views as plain text, a stub pane and the demo platform.
+// Each pane's tests use these instead of helpers of their own.
 package uitest
 
 import (
@@ -44,9 +46,9 @@ func Key(name string) tea.KeyPressMsg {
 
 // Expand runs cmd and returns the messages it produced, in order: batches
 // and sequences opened, a task's result in place of the task, and the
-// task-started notes dropped.
+// task-started notes and timers (see IsTimer) dropped.
 func Expand(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
+	if cmd == nil || IsTimer(cmd) {
 		return nil
 	}
 	msg := cmd()
