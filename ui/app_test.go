@@ -66,9 +66,9 @@ func newTestModel(t *testing.T, readOnly bool, w, h int) *Model {
 	t.Helper()
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", readOnly)
 	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx,
-		folderPlaceholder{newPlaceholder(ctx, "Folders", "coming")},
-		newPlaceholder(ctx, "Connections", "coming"),
-		newPlaceholder(ctx, "Jobs", "coming"),
+		folderPlaceholder{uitest.NewStub(ctx, "Folders", "coming")},
+		uitest.NewStub(ctx, "Connections", "coming"),
+		uitest.NewStub(ctx, "Jobs", "coming"),
 	)})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
@@ -282,7 +282,7 @@ func TestStatusErrorStaysUntilDismissed(t *testing.T) {
 
 // keyCounter is a pane that counts the keys it is given.
 type keyCounter struct {
-	*placeholder
+	*uitest.Stub
 	keys []string
 }
 
@@ -298,7 +298,7 @@ func (p *keyCounter) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 // permissions editor stays open); the next esc is the pane's.
 func TestEscDismissesOnlyTheError(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
-	pane := &keyCounter{placeholder: newPlaceholder(ctx, "Folders", "")}
+	pane := &keyCounter{Stub: uitest.NewStub(ctx, "Folders", "")}
 	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, pane)})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(common.StatusMsg{Level: common.LevelError, Text: "403 Forbidden"})
@@ -360,13 +360,16 @@ func TestQuietTasksLeaveTheStatusLineAlone(t *testing.T) {
 }
 
 // backLister is a pane whose own keys include esc.
-type backLister struct{ *placeholder }
+type backLister struct {
+	*uitest.Stub
+	keys *common.KeyMap
+}
 
-func (p backLister) FullHelp() [][]key.Binding { return [][]key.Binding{{p.ctx.Keys.Back}} }
+func (p backLister) FullHelp() [][]key.Binding { return [][]key.Binding{{p.keys.Back}} }
 
 func TestFullHelpNamesEachKeyOnce(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, backLister{newPlaceholder(ctx, "Folders", "")})})
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, backLister{uitest.NewStub(ctx, "Folders", ""), ctx.Keys})})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
 	typeKeys(t, m, "?")
 	if n := strings.Count(ansi.Strip(m.Render()), "esc back"); n != 1 {
@@ -376,8 +379,8 @@ func TestFullHelpNamesEachKeyOnce(t *testing.T) {
 
 func TestMouse(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
-	folders := &keyCounter{placeholder: newPlaceholder(ctx, "Folders", "")}
-	conns := &keyCounter{placeholder: newPlaceholder(ctx, "Connections", "")}
+	folders := &keyCounter{Stub: uitest.NewStub(ctx, "Folders", "")}
+	conns := &keyCounter{Stub: uitest.NewStub(ctx, "Connections", "")}
 	m := New(Options{Context: ctx, HeartbeatOff: true, Mouse: true, Panes: ownPanes(ctx, folders, conns)})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if m.View().MouseMode != tea.MouseModeCellMotion {

@@ -8,6 +8,7 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/folders"
 	"github.com/dapconsole/dapconsole/ui/jobs"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // TestEscWalksBackAcrossPanes: a job's history opened from the dependency
@@ -16,7 +17,7 @@ import (
 // switch keeps esc to itself.
 func TestEscWalksBackAcrossPanes(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
-	conn := newPlaceholder(ctx, "Connections", "the graph")
+	conn := uitest.NewStub(ctx, "Connections", "the graph")
 	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, folders.New(ctx), conn, jobs.New(ctx))})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	typeKeys(t, m, "2")

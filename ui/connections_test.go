@@ -23,6 +23,7 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/connections"
 	"github.com/dapconsole/dapconsole/ui/folders"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // startConnectionsConsole is startConsole with the real connections pane
@@ -48,7 +49,7 @@ func startConnectionsConsole(t *testing.T, o consoleOpts) (*console, *api.Client
 	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx,
 		folders.New(ctx),
 		connections.New(ctx),
-		newPlaceholder(ctx, "Jobs", "tested in ui/jobs"),
+		uitest.NewStub(ctx, "Jobs", "tested in ui/jobs"),
 	)})
 	tm := teatest.NewTestModel(t, probe{m},
 		teatest.WithInitialTermSize(o.width, o.height),

@@ -17,6 +17,7 @@ import (
 	"github.com/dapconsole/dapconsole/ui/connections"
 	"github.com/dapconsole/dapconsole/ui/folders"
 	"github.com/dapconsole/dapconsole/ui/jobs"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // Every pane reports a failure one way (common.Fail): the status line says
@@ -47,9 +48,9 @@ func TestFailuresReachTheStatusLineExplained(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := common.NewContext(api.New(gone.URL, "admin", "admin"), "http://dap.test", "admin", "", false)
 			panes := []common.Pane{
-				newPlaceholder(ctx, "Folders", "not under test"),
-				newPlaceholder(ctx, "Connections", "not under test"),
-				newPlaceholder(ctx, "Jobs", "not under test"),
+				uitest.NewStub(ctx, "Folders", "not under test"),
+				uitest.NewStub(ctx, "Connections", "not under test"),
+				uitest.NewStub(ctx, "Jobs", "not under test"),
 			}
 			panes[tt.index] = tt.pane(ctx)
 			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, panes...)})
@@ -92,7 +93,7 @@ func TestFailedFeedsTheHealth(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := common.NewContext(api.New(gone.URL, "admin", "admin"), "http://dap.test", "admin", "", false)
-			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, newPlaceholder(ctx, "Folders", ""))})
+			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, uitest.NewStub(ctx, "Folders", ""))})
 			m.Update(common.TaskDoneMsg{ID: 1, Msg: common.Failed("reading", tt.err)})
 			if m.health.state != tt.want {
 				t.Errorf("health %d, want %d", m.health.state, tt.want)

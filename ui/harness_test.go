@@ -125,8 +125,8 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 	// theirs, and here they would only make the status line flicker.
 	panes := []common.Pane{
 		folders.New(ctx),
-		newPlaceholder(ctx, "Connections", "tested in ui/connections"),
-		newPlaceholder(ctx, "Jobs", "tested in ui/jobs"),
+		uitest.NewStub(ctx, "Connections", "tested in ui/connections"),
+		uitest.NewStub(ctx, "Jobs", "tested in ui/jobs"),
 	}
 	if o.panes != nil {
 		panes = o.panes(ctx)

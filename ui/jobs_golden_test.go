@@ -9,6 +9,7 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/folders"
 	"github.com/dapconsole/dapconsole/ui/jobs"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // runTimes matches a history row's start and duration, which are those of
@@ -16,7 +17,7 @@ import (
 var runTimes = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +\d+s`)
 
 func withJobsPane(ctx *common.Context) []common.Pane {
-	return []common.Pane{folders.New(ctx), newPlaceholder(ctx, "Connections", "tested in ui/connections"), jobs.New(ctx)}
+	return []common.Pane{folders.New(ctx), uitest.NewStub(ctx, "Connections", "tested in ui/connections"), jobs.New(ctx)}
 }
 
 // Golden screens of the job dashboard's views against the embedded

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // ownPanes is the console's pane list with panes in place of its own
@@ -27,7 +28,7 @@ func ownPanes(ctx *common.Context, panes ...common.Pane) []PaneEntry {
 func TestAFourthPaneIsOneLine(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
 	m := New(Options{Context: ctx, HeartbeatOff: true,
-		Panes: append(defaultPanes(ctx), PaneEntry{Pane: newPlaceholder(ctx, "Queues", "a stub"), Command: "queues", Help: "show the queues"})})
+		Panes: append(defaultPanes(ctx), PaneEntry{Pane: uitest.NewStub(ctx, "Queues", "a stub"), Command: "queues", Help: "show the queues"})})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 
 	typeKeys(t, m, "4")
