@@ -321,10 +321,10 @@ func (e *Engine) release() {
 	e.holding--
 }
 
-// awaitTurn waits until the admitted run holds a slot, or until it is
+// waitSlot waits until the admitted run holds a slot, or until it is
 // canceled; a canceled run leaves the queue, or passes on a slot it was
 // given at the same moment.
-func (e *Engine) awaitTurn(r *run) error {
+func (e *Engine) waitSlot(r *run) error {
 	select {
 	case <-r.turn:
 		return nil
@@ -350,7 +350,7 @@ func (e *Engine) execute(r *run) {
 	defer e.wg.Done()
 	if r.refused != nil {
 		e.finish(r, result{}, r.refused)
-	} else if err := e.waitTurn(r); err != nil {
+	} else if err := e.waitToStart(r); err != nil {
 		e.finish(r, result{}, err)
 	} else {
 		res, err := e.start(r)
@@ -370,9 +370,9 @@ func (u errUpstream) Error() string {
 	return fmt.Sprintf("canceled: upstream execution %d did not complete", u.id)
 }
 
-// waitTurn waits for the run's upstream steps to end well and then for a
+// waitToStart waits for the run's upstream steps to end well and then for a
 // slot; on success the run holds a slot, which the caller releases.
-func (e *Engine) waitTurn(r *run) error {
+func (e *Engine) waitToStart(r *run) error {
 	for _, up := range r.after {
 		r.logf("waiting for upstream execution %d (%s)", up.id, up.file.Path)
 		select {
@@ -387,7 +387,7 @@ func (e *Engine) waitTurn(r *run) error {
 	if len(r.after) > 0 {
 		e.admit(r) // a sequence step queues once its upstream steps ended well
 	}
-	return e.awaitTurn(r)
+	return e.waitSlot(r)
 }
 
 // start marks the run RUNNING and does its work.

@@ -44,7 +44,7 @@ type KeyMap struct {
 
 	// The connections pane: hide system connections, details, and the
 	// depth of the dependency graph (it sorts with SortBy and SortReverse).
-	HideSystem, Details, LevelUp, LevelDown key.Binding
+	HideSystem, Details, Deeper, Shallower key.Binding
 	// Logs shows a job execution's log.
 	Logs key.Binding
 
@@ -121,8 +121,8 @@ func DefaultKeyMap() *KeyMap {
 		HideSystem: b([]string{"."}, ".", "hide system"),
 		Details:    b([]string{"i"}, "i", "details"),
 		Logs:       b([]string{"l"}, "l", "log"),
-		LevelUp:    b([]string{"+", "="}, "+", "deeper"),
-		LevelDown:  b([]string{"-"}, "-", "shallower"),
+		Deeper:     b([]string{"+", "="}, "+", "deeper"),
+		Shallower:  b([]string{"-"}, "-", "shallower"),
 
 		Help:     b([]string{"?"}, "?", "help"),
 		Command:  b([]string{":"}, ":", "command"),

@@ -27,6 +27,28 @@ func TestPadRight(t *testing.T) {
 	}
 }
 
+func TestAlign(t *testing.T) {
+	tests := []struct {
+		s           string
+		w           int
+		left, right string
+	}{
+		{"ab", 4, "ab  ", "  ab"},
+		{"abcd", 4, "abcd", "abcd"},
+		{"abcdef", 4, "abc…", "abc…"},
+		{"▦ é", 5, "▦ é  ", "  ▦ é"},
+		{"", 0, "", ""},
+	}
+	for _, tt := range tests {
+		if got := AlignLeft(tt.s, tt.w); got != tt.left {
+			t.Errorf("AlignLeft(%q, %d) = %q, want %q", tt.s, tt.w, got, tt.left)
+		}
+		if got := AlignRight(tt.s, tt.w); got != tt.right {
+			t.Errorf("AlignRight(%q, %d) = %q, want %q", tt.s, tt.w, got, tt.right)
+		}
+	}
+}
+
 func TestExpandHome(t *testing.T) {
 	home, err := os.UserHomeDir()
 	if err != nil {

@@ -360,9 +360,9 @@ func (p *Pane) handleGraphKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Back, k.Close):
 		p.mode = modeList
-	case key.Matches(msg, k.LevelUp):
+	case key.Matches(msg, k.Deeper):
 		return p.setLevel(p.deeper())
-	case key.Matches(msg, k.LevelDown):
+	case key.Matches(msg, k.Shallower):
 		return p.setLevel(p.shallower())
 	case key.Matches(msg, k.Refresh):
 		return p.refreshGraph()
@@ -448,7 +448,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 	case modeDetails:
 		return []key.Binding{k.Move, k.Open, k.Edit, k.Delete, k.Refresh, k.Back}
 	case modeGraph:
-		return []key.Binding{k.Move, k.Open, k.LevelUp, k.LevelDown, k.Refresh, k.Details, k.Back}
+		return []key.Binding{k.Move, k.Open, k.Deeper, k.Shallower, k.Refresh, k.Details, k.Back}
 	}
 	return []key.Binding{k.Move, k.Open, k.Details, k.Filter, k.SortBy, k.HideSystem, k.New, k.Edit, k.Delete}
 }
@@ -461,7 +461,7 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	case modeDetails:
 		return [][]key.Binding{nav, {k.Refresh, k.Edit, k.Delete, k.New, k.Back}}
 	case modeGraph:
-		return [][]key.Binding{nav, {k.LevelUp, k.LevelDown, k.Refresh, k.Details, k.Edit, k.Delete, k.New, k.Back}}
+		return [][]key.Binding{nav, {k.Deeper, k.Shallower, k.Refresh, k.Details, k.Edit, k.Delete, k.New, k.Back}}
 	}
 	return [][]key.Binding{nav, {k.Details, k.Filter, k.SortBy, k.SortReverse, k.HideSystem, k.Refresh, k.New, k.Edit, k.Delete, k.Back, k.CopyPath, k.CopyID},
 		{sortKeys(k)[colName], common.Described(sortKeys(k)[colType], "sort by type"), common.Described(sortKeys(k)[colPath], "sort by path"), sortKeys(k)[colDescription]}}

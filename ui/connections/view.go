@@ -164,10 +164,10 @@ func (p *Pane) row(e *entry, c columns, selected bool, sym theme.GraphSymbols) s
 // cells lays four values from the server out in the columns, each cleaned
 // for the terminal and cut to fit.
 func cells(c columns, name, typ, path, desc string) string {
-	return fit(name, c.name) + " " + fit(typ, c.typ) + " " + fit(path, c.path) + " " + ansi.Truncate(common.Clean(desc), c.desc, "…")
+	return cleanCell(name, c.name) + " " + cleanCell(typ, c.typ) + " " + cleanCell(path, c.path) + " " + ansi.Truncate(common.Clean(desc), c.desc, "…")
 }
 
-func fit(s string, w int) string { return common.PadRight(ansi.Truncate(common.Clean(s), w, "…"), w) }
+func cleanCell(s string, w int) string { return common.AlignLeft(common.Clean(s), w) }
 
 func (p *Pane) detailsView() []string {
 	st := p.ctx.Styles

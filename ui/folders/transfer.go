@@ -220,7 +220,7 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			// The dialog lists the files the server named; the status line
 			// keeps the gist, which is Explain's words unless it named some.
-			return common.Send(common.StatusMsg{Level: common.LevelError, Text: msg.failure()[0], Err: msg.err})
+			return common.Send(common.StatusMsg{Level: common.LevelError, Text: msg.failureLines()[0], Err: msg.err})
 		}
 		if !msg.restore {
 			p.lastBackup = msg.file
@@ -409,7 +409,7 @@ func (d *transferDialog) View() string {
 		lines = append(lines, d.progressLines(inner)...)
 	case d.outcome.err != nil:
 		box = st.DialogDanger
-		failure := d.outcome.failure()
+		failure := d.outcome.failureLines()
 		lines = append(lines, st.StatusError.Width(inner).Render(st.Symbols.Error+" "+failure[0]))
 		for _, l := range failure[1:] {
 			lines = append(lines, ansi.Truncate(l, inner, "…"))
@@ -446,9 +446,9 @@ func (m transferDone) verb() string {
 	return "backup"
 }
 
-// failure says why the transfer failed: the server's reason, and the
+// failureLines says why the transfer failed: the server's reason, and the
 // files it names one per line, the first few of them.
-func (m transferDone) failure() []string {
+func (m transferDone) failureLines() []string {
 	err, verb := m.err, m.verb()
 	if errors.Is(err, context.Canceled) {
 		return []string{verb + " cancelled; nothing was kept"}

@@ -32,7 +32,7 @@ func paneWith(tb testing.TB, n int) *Pane {
 	for _, r := range p.table.view[first:last] {
 		results = append(results, running(r.job.JobExecutionID, 42, time.Minute))
 	}
-	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: results})
+	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: results})
 	return p
 }
 

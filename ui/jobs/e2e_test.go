@@ -245,10 +245,10 @@ func TestSlowServerMarksDataStale(t *testing.T) {
 	u.run(p.Init())
 
 	clock.mu.Lock()
-	clock.now = clock.now.Add(slowAfter)
+	clock.now = clock.now.Add(staleAfter)
 	clock.mu.Unlock()
 	if view := screen(p.View()); strings.Contains(view, "stale") {
-		t.Errorf("stale already after %s, a poll's normal time:\n%s", slowAfter, view)
+		t.Errorf("stale already after %s, a poll's normal time:\n%s", staleAfter, view)
 	}
 	clock.mu.Lock()
 	clock.now = clock.now.Add(5 * time.Second)

@@ -30,10 +30,10 @@ func dashboardAt(t *testing.T, width, height int) *Pane {
 		runningJob(44, "Products", "WAITING_FOR_OTHER_JOB", time.Time{}),
 	}
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: first})
-	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
+	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
 		running(41, 37, 210*time.Second), running(42, 90, time.Second), running(40, 99, time.Second)}})
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: first[1:]})
-	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
+	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
 		running(41, 37, 210*time.Second), running(42, 90, time.Second),
 		{execID: 40, status: model.JobStatus{Status: "success", JobStatus: model.StateCompleted, JobExecutionID: ptr(int64(40))}}}})
 	p.watched[42] = "Orders.imp #42"
@@ -223,7 +223,7 @@ func failedAt(t *testing.T) *Pane {
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
 	p.watched[45] = "Sales by Region.wbk #45"
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
-	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 	p.keepSelection(45)
 	return p
@@ -279,7 +279,7 @@ func TestFailedReasonLineCleansState(t *testing.T) {
 		p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
 		p.watched[45] = "Sales by Region.wbk #45"
 		p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
-		p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+		p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 			JobStatus: model.JobState(hostile), JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 		p.keepSelection(45)
 		if found := uitest.Controls(p.View()); len(found) > 0 {

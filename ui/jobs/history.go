@@ -244,7 +244,7 @@ func (p *Pane) historyView() string {
 		}
 		if i == h.cursor {
 			line := historyLine(st.Symbols.Cursor, exec, stateText(e.JobStatus, st.Symbols), started, runDuration(e.StartTime, e.StopTime), common.Clean(user), data)
-			b.WriteString(st.SelectedRow.Render(padRight(line, max(0, p.width))))
+			b.WriteString(st.SelectedRow.Render(common.AlignLeft(line, max(0, p.width))))
 		} else {
 			b.WriteString(historyLine(" ", exec, p.stateCell(e.JobStatus, historyStateWidth, false), started,
 				runDuration(e.StartTime, e.StopTime), common.Clean(user), st.HealthSlow.Render(data)))
@@ -259,8 +259,8 @@ const historyStateWidth = 16
 // historyLine lays out one history row: cursor, execution, state, start,
 // duration, user and what became of its data.
 func historyLine(cursor, exec, state, started, duration, user, data string) string {
-	return cursor + " " + padRight(exec, 8) + " " + padRight(state, historyStateWidth) + " " + padRight(started, 19) + " " +
-		padLeft(duration, 9) + "  " + padRight(user, userWidth) + " " + data
+	return cursor + " " + common.AlignLeft(exec, 8) + " " + common.AlignLeft(state, historyStateWidth) + " " + common.AlignLeft(started, 19) + " " +
+		common.AlignRight(duration, 9) + "  " + common.AlignLeft(user, userWidth) + " " + data
 }
 
 func (p *Pane) detailsView() string {
@@ -278,11 +278,11 @@ func (p *Pane) detailsView() string {
 	}
 	x := d.details
 	field := func(label, value string) {
-		b.WriteString(st.Label.Render(padRight(label, 16)))
+		b.WriteString(st.Label.Render(common.AlignLeft(label, 16)))
 		b.WriteString(st.Value.Render(value))
 		b.WriteByte('\n')
 	}
-	b.WriteString(st.Label.Render(padRight("state", 16)))
+	b.WriteString(st.Label.Render(common.AlignLeft("state", 16)))
 	b.WriteString(p.stateCell(x.JobStatus, 30, false))
 	b.WriteByte('\n')
 	field("configuration", strconv.FormatInt(x.JobConfigurationID, 10))
@@ -307,10 +307,10 @@ func (p *Pane) detailsView() string {
 		width = max(width, len(common.Clean(name)))
 	}
 	slices.Sort(names)
-	b.WriteString(st.Label.Render(padRight("counter", width+2) + fmt.Sprintf("%15s", "value")))
+	b.WriteString(st.Label.Render(common.AlignLeft("counter", width+2) + fmt.Sprintf("%15s", "value")))
 	b.WriteByte('\n')
 	for _, name := range names {
-		b.WriteString(padRight(common.Clean(name), width+2) + fmt.Sprintf("%15s", groupDigits(x.Counters[name])))
+		b.WriteString(common.AlignLeft(common.Clean(name), width+2) + fmt.Sprintf("%15s", groupDigits(x.Counters[name])))
 		b.WriteByte('\n')
 	}
 	return b.String()

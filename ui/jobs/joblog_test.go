@@ -22,7 +22,7 @@ func TestFailureReasonInRowAndNotice(t *testing.T) {
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
 	p.watched[45] = "Sales by Region.wbk #45"
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
-	_, cmd := p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
+	_, cmd := p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 	st := statusesOf(uitest.Expand(cmd))
 	want := "Sales by Region.wbk #45 ended: ERROR — " + failedReason

@@ -24,8 +24,8 @@ func (m pollMsg) Failure() error { return m.err }
 // starts a new schedule, and ticks of an older one are dropped.
 type pollTickMsg struct{ ticket common.Ticket }
 
-// statusMsg answers the status reads of the visible rows.
-type statusMsg struct {
+// jobStatusMsg answers the status reads of the visible rows.
+type jobStatusMsg struct {
 	ticket  common.Ticket
 	results []statusResult
 }

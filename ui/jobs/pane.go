@@ -103,7 +103,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.gotPoll(msg)
 	case pollTickMsg:
 		return p, p.gotTick(msg)
-	case statusMsg:
+	case jobStatusMsg:
 		return p, p.gotStatuses(msg)
 	case common.LoggedInMsg:
 		return p, p.reset()

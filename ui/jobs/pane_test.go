@@ -246,11 +246,11 @@ func TestEndedExecutionsLingerThirtySeconds(t *testing.T) {
 func TestStatusOfAnotherExecutionIsIgnored(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
 	before := *p.table.rows[41]
-	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{running(41, 80, time.Second)}})
+	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{running(41, 80, time.Second)}})
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
 	other := running(99, 5, time.Hour)
 	other.execID = 41
-	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{other}})
+	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{other}})
 	if r := p.table.rows[41]; r.progress == 5 || r.estimate == time.Hour {
 		t.Errorf("status of #99 applied to #41: %+v (before %+v)", r, before)
 	}
@@ -359,7 +359,7 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 	newer.FileID = older.FileID
 	older.EstimatedTime = 30_000
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{older, newer}})
-	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{running(50, 40, time.Minute)}})
+	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{running(50, 40, time.Minute)}})
 	if r := p.table.rows[50]; !r.hasProgress || r.progress != 40 {
 		t.Fatalf("own status not applied: %+v", r)
 	}
@@ -367,7 +367,7 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 	ofNewer := running(51, 3, 2*time.Minute)
 	asOlder := ofNewer
 	asOlder.execID = 50
-	p.Update(statusMsg{ticket: p.status.reads.Latest(), results: []statusResult{asOlder, ofNewer}})
+	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{asOlder, ofNewer}})
 	older.EstimatedTime = 20_000
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{older, newer}})
 
@@ -379,7 +379,7 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 	}
 	p.status.inFlight = false
 	for _, msg := range uitest.Expand(p.readStatuses()) {
-		for _, res := range msg.(statusMsg).results {
+		for _, res := range msg.(jobStatusMsg).results {
 			if res.execID == 50 {
 				t.Error("the superseded execution's status is read again")
 			}

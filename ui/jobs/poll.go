@@ -19,9 +19,9 @@ const (
 	// pollTimeout bounds one list-running call, so a hung server counts as
 	// failing instead of stopping the dashboard.
 	pollTimeout = 10 * time.Second
-	// slowAfter is how long a poll may take, at the least, before the data
+	// staleAfter is how long a poll may take, at the least, before the data
 	// on screen is called stale; a longer interval allows as long.
-	slowAfter = 2 * time.Second
+	staleAfter = 2 * time.Second
 	// statusWorkers bounds the status reads running at once; maxStatusReads
 	// bounds them per round (the visible rows are fewer anyway).
 	statusWorkers  = 4
@@ -72,13 +72,13 @@ func (pl *poller) waiting(now time.Time) time.Duration {
 	if !pl.inFlight {
 		return 0
 	}
-	if d := now.Sub(pl.sentAt); d > max(pl.every, slowAfter) {
+	if d := now.Sub(pl.sentAt); d > max(pl.every, staleAfter) {
 		return d
 	}
 	return 0
 }
 
-func (pl *poller) stateText() string {
+func (pl *poller) modeText() string {
 	switch {
 	case pl.every <= 0:
 		return "polling off"
@@ -198,7 +198,7 @@ func (p *Pane) readStatuses() tea.Cmd {
 	p.status.inFlight = true
 	ticket := p.status.reads.Next()
 	return common.StartTask("reading job progress", common.Quiet, func(ctx context.Context) tea.Msg {
-		return statusMsg{ticket: ticket, results: readStatuses(ctx, client, targets)}
+		return jobStatusMsg{ticket: ticket, results: readStatuses(ctx, client, targets)}
 	})
 }
 
@@ -238,7 +238,7 @@ func fanOut(n int, read func(i int)) {
 	wg.Wait()
 }
 
-func (p *Pane) gotStatuses(msg statusMsg) tea.Cmd {
+func (p *Pane) gotStatuses(msg jobStatusMsg) tea.Cmd {
 	p.status.inFlight = false // one round at a time: any answer ends it
 	if !p.status.reads.Current(msg.ticket) {
 		return nil // asked before a new login

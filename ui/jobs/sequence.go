@@ -287,7 +287,7 @@ func (p *Pane) planView() string {
 	for _, e := range pl.entries {
 		nameWidth = max(nameWidth, min(40, len(common.Clean(e.JobConfigurationName))))
 	}
-	b.WriteString(st.Label.Render(fmt.Sprintf("  %-3s %s  %-7s %-8s %s", "#", padRight("job", nameWidth), "config", "exec", "state")))
+	b.WriteString(st.Label.Render(fmt.Sprintf("  %-3s %s  %-7s %-8s %s", "#", common.AlignLeft("job", nameWidth), "config", "exec", "state")))
 	b.WriteByte('\n')
 	for i, e := range pl.entries {
 		exec, state := "—", st.DimRow.Render("not triggered")
@@ -295,7 +295,7 @@ func (p *Pane) planView() string {
 			exec = "#" + strconv.FormatInt(e.JobExecutionID, 10)
 			state = p.stateCell(pl.states[e.JobExecutionID], 30, false)
 		}
-		fmt.Fprintf(&b, "  %-3d %s  %-7d %-8s %s\n", i+1, padRight(common.Clean(e.JobConfigurationName), nameWidth),
+		fmt.Fprintf(&b, "  %-3d %s  %-7d %-8s %s\n", i+1, common.AlignLeft(common.Clean(e.JobConfigurationName), nameWidth),
 			e.JobConfigurationID, exec, state)
 	}
 	return b.String()

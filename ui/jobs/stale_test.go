@@ -29,7 +29,7 @@ func TestStaleAnswersAreDropped(t *testing.T) {
 		}},
 		{"a status round made as the previous user", func(p *Pane) tea.Msg {
 			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
-			msg := statusMsg{ticket: p.status.reads.Next(), results: []statusResult{running(41, 80, time.Second)}}
+			msg := jobStatusMsg{ticket: p.status.reads.Next(), results: []statusResult{running(41, 80, time.Second)}}
 			p.Update(common.LoggedInMsg{})
 			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
 			return msg

@@ -55,7 +55,7 @@ func TestStopEndsEveryWatchedExecutionOfTheFileAsAsked(t *testing.T) {
 					JobExecutionID: ptr(id), JobStatus: model.StateCanceled}})
 			}
 			p.status.inFlight = true
-			_, cmd := p.Update(statusMsg{ticket: p.status.reads.Latest(), results: results})
+			_, cmd := p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: results})
 			notices := statusesOf(uitest.Expand(cmd))
 			if len(notices) != 3 {
 				t.Fatalf("notices %v", notices)

@@ -97,9 +97,9 @@ func (l layout) cells(c rowCells, paintState func(string) string) string {
 			b.WriteByte(' ')
 		}
 		if right {
-			text = padLeft(text, width)
+			text = common.AlignRight(text, width)
 		} else {
-			text = padRight(text, width)
+			text = common.AlignLeft(text, width)
 		}
 		if paint != nil {
 			text = paint(text)
@@ -174,7 +174,7 @@ func (p *Pane) dashboardView() string {
 	for i := first; i < last; i++ {
 		r := p.table.view[i]
 		if i == p.cursor {
-			b.WriteString(st.SelectedRow.Render(padRight(p.plainRow(r, now, true), p.width)))
+			b.WriteString(st.SelectedRow.Render(common.AlignLeft(p.plainRow(r, now, true), p.width)))
 		} else {
 			b.WriteString(p.renderRow(r, now))
 		}
@@ -209,7 +209,7 @@ func (p *Pane) summaryLine() string {
 	if t.filter != "" {
 		text += fmt.Sprintf(" · %d shown", len(t.view))
 	}
-	line := st.PaneTitle.Render("Jobs") + "  " + st.Value.Render(text) + "  " + st.Label.Render(p.polling.stateText())
+	line := st.PaneTitle.Render("Jobs") + "  " + st.Value.Render(text) + "  " + st.Label.Render(p.polling.modeText())
 	if t.sortBy != colExec || t.reverse {
 		line += st.Label.Render(" · sorted by " + columnNames[t.sortBy])
 	}
@@ -411,20 +411,4 @@ func shortDuration(d time.Duration) string {
 		return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
 	}
 	return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
-}
-
-func padRight(s string, width int) string {
-	w := ansi.StringWidth(s)
-	if w > width {
-		return ansi.Truncate(s, width, "…")
-	}
-	return s + strings.Repeat(" ", width-w)
-}
-
-func padLeft(s string, width int) string {
-	w := ansi.StringWidth(s)
-	if w > width {
-		return ansi.Truncate(s, width, "…")
-	}
-	return strings.Repeat(" ", width-w) + s
 }
