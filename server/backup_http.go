@@ -536,12 +536,14 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	a, err := archive.Read(r.Body, dir, limits)
+	idx := store.NewRestoreIndex()
+	a, err := archive.Read(r.Body, dir, limits, idx)
 	if err != nil {
 		writeArchiveError(w, err)
 		return
 	}
 	defer a.Close()
+	idx.Link(a)
 	opt := store.RestoreOptions{
 		Overwrite:                        flags[model.FlagOverwrite],
 		SkipFilesWithMissingDependencies: flags[model.FlagSkipFilesWithMissingDependencies],
@@ -551,11 +553,6 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		IncludeSharing:                   flags[model.FlagIncludeSharing],
 		IncludeOwner:                     flags[model.FlagIncludeOwner],
 		SubstituteMissingUser:            flags[model.FlagSubstituteMissingUser],
-	}
-	idx, err := store.IndexArchive(a)
-	if err != nil {
-		writeArchiveError(w, err)
-		return
 	}
 	result, err := s.store.RestoreArchive(r.Context(), userFrom(r), target, idx, opt, func(tx *store.Tx, result model.RestoreResult) error {
 		if err := checkFileConnections(r.Context(), tx.Queries, userFrom(r), result.Restored); err != nil {

@@ -87,7 +87,7 @@ func TestBackupIsStableAndReadable(t *testing.T) {
 func TestBackupHoldsTheReadShape(t *testing.T) {
 	_, p := demo(t)
 	body := p.backup("admin", "/Data/Connections")
-	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 func TestHostileArchivesAreRefused(t *testing.T) {
 	for _, c := range archivetest.Hostile() {
 		t.Run(c.Name, func(t *testing.T) {
-			a, err := archive.Read(bytes.NewReader(c.Body), t.TempDir(), archivetest.Limits)
+			a, err := archive.Read(bytes.NewReader(c.Body), t.TempDir(), archivetest.Limits, nil)
 			if err == nil {
 				a.Close()
 				t.Fatalf("accepted; want %v", c.Want)
@@ -34,11 +34,11 @@ func TestHostileArchivesAreRefused(t *testing.T) {
 
 func TestReadLeavesNoSpoolBehind(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := archive.Read(strings.NewReader("not a zip"), dir, archivetest.Limits); err == nil {
+	if _, err := archive.Read(strings.NewReader("not a zip"), dir, archivetest.Limits, nil); err == nil {
 		t.Fatal("accepted a non-ZIP body")
 	}
 	good := archivetest.Build(archivetest.Entry{Name: "a.dst", Body: archivetest.Connection})
-	a, err := archive.Read(bytes.NewReader(good), dir, archivetest.Limits)
+	a, err := archive.Read(bytes.NewReader(good), dir, archivetest.Limits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func writeSample(t testing.TB, included []string) ([]byte, *archive.Metadata) {
 
 func TestWrittenArchiveReadsBack(t *testing.T) {
 	body, wantMeta := writeSample(t, []string{archive.SectionOwner, archive.SectionSharing, archive.SectionGroupPermissions})
-	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestWrittenArchiveReadsBack(t *testing.T) {
 
 func TestNoMetadataWithoutSections(t *testing.T) {
 	body, _ := writeSample(t, nil)
-	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestWriterRefusesWhatTheReaderWould(t *testing.T) {
 
 func TestImpliedFoldersAreListed(t *testing.T) {
 	body := archivetest.Build(archivetest.Entry{Name: "A/B/c.imp", Body: "{}"})
-	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestInfoZipArchiveReads(t *testing.T) {
 		t.Fatalf("zip: %v: %s", err, msg)
 	}
 	body, _ := os.ReadFile(out)
-	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{})
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func FuzzReadArchive(f *testing.F) {
 	f.Add(good)
 	f.Add(archivetest.Build(archivetest.Entry{Name: "A/B/c.imp", Body: "{}"}, archivetest.Entry{Name: "A/"}))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archivetest.Limits)
+		a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archivetest.Limits, nil)
 		if err != nil {
 			if !errors.Is(err, archive.ErrInvalid) && !errors.Is(err, archive.ErrTooLarge) {
 				t.Fatalf("error %v is neither ErrInvalid nor ErrTooLarge", err)

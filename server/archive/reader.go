@@ -9,8 +9,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -96,14 +99,26 @@ type Archive struct {
 	spool    *os.File
 }
 
+// An Inspector sees an archive's files as Read or Open checks their
+// bodies, so that a caller that must read every body reads each once.
+type Inspector interface {
+	// Entries is called once, before any Inspect, with the archive's
+	// entries (sorted, as Archive.Entries).
+	Entries(entries []Entry)
+	// Inspect is called with the body of each file entry, entries[i], once
+	// it has passed its checks; several at a time, on as many goroutines
+	// as there are cores, in no order. An error refuses the archive.
+	Inspect(i int, body []byte) error
+}
+
 // SpoolPattern names the temporary files Read makes (os.CreateTemp and
 // filepath.Glob patterns alike).
 const SpoolPattern = "restore-*.zip"
 
 // Read takes an upload into a temporary file in dir (at most
-// limits.MaxUploadBytes; ErrTooLarge past it) and validates it with Open.
-// Close removes the temporary file.
-func Read(r io.Reader, dir string, limits Limits) (*Archive, error) {
+// limits.MaxUploadBytes; ErrTooLarge past it) and validates it with Open,
+// showing in (when not nil) every file's body. Close removes the temporary file.
+func Read(r io.Reader, dir string, limits Limits, in Inspector) (*Archive, error) {
 	limits = limits.WithDefaults()
 	spool, err := os.CreateTemp(dir, SpoolPattern)
 	if err != nil {
@@ -119,7 +134,7 @@ func Read(r io.Reader, dir string, limits Limits) (*Archive, error) {
 		discard()
 		return nil, fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
 	}
-	a, err := Open(spool, n, limits)
+	a, err := Open(spool, n, limits, in)
 	if err != nil {
 		discard()
 		return nil, err
@@ -145,10 +160,12 @@ func (a *Archive) Close() error {
 // absolute, "..", ".", empty segments, backslashes, NUL or control
 // characters), kinds (folders, platform extensions, the metadata entry; no
 // ".json"), no symbolic links or other special files, no encryption, no
-// duplicates, and the caps. It decompresses every entry once to check that
-// its real size and checksum match its header. Paths are capped in depth and
-// length, so no entry makes the restore walk thousands of folders.
-func Open(ra io.ReaderAt, size int64, limits Limits) (*Archive, error) {
+// duplicates, and the caps. It decompresses every entry once, on every
+// core, to check that its real size and checksum match its header, and
+// shows in (when not nil) the body of every file entry that passes. Paths
+// are capped in depth and length, so no entry makes the restore walk
+// thousands of folders.
+func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, error) {
 	limits = limits.WithDefaults()
 	if size > limits.MaxUploadBytes {
 		return nil, fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
@@ -192,10 +209,13 @@ func Open(ra io.ReaderAt, size int64, limits Limits) (*Archive, error) {
 	if err := a.addImpliedFolders(kinds); err != nil {
 		return nil, err
 	}
-	if err := checkSizes(zr.File, limits); err != nil {
+	sort.Slice(a.Entries, func(i, j int) bool { return a.Entries[i].Path < a.Entries[j].Path })
+	if in != nil {
+		in.Entries(a.Entries)
+	}
+	if err := a.checkBodies(metadata, in); err != nil {
 		return nil, err
 	}
-	sort.Slice(a.Entries, func(i, j int) bool { return a.Entries[i].Path < a.Entries[j].Path })
 	if metadata != nil {
 		if a.Metadata, err = a.readMetadata(metadata, kinds); err != nil {
 			return nil, err
@@ -311,36 +331,77 @@ func parentOf(p string) string {
 	return p[:i]
 }
 
-// checkSizes decompresses every entry, counting the bytes: an entry longer
-// or shorter than its header says, or with a bad checksum, is refused, and
-// the total stays under the cap whatever the headers claim.
-func checkSizes(files []*zip.File, limits Limits) error {
-	var total int64
-	buf := make([]byte, 32<<10)
-	for _, f := range files {
-		if strings.HasSuffix(f.Name, "/") {
-			continue
-		}
-		rc, err := f.Open()
+// checkBodies decompresses every file entry and the metadata, on every
+// core, counting the bytes: an entry longer or shorter than its header
+// says, or with a bad checksum, is refused, and the total stays under the
+// cap whatever the headers claim. A file entry's body that passes goes to
+// in. The first refusal stops the others; of those found by then, the
+// first entry's (in order) is told.
+func (a *Archive) checkBodies(metadata *zip.File, in Inspector) error {
+	files := len(a.Entries)
+	errs := make([]error, files+1) // the metadata's last
+	var total atomic.Int64
+	var failed atomic.Bool
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for first := range workers {
+		wg.Go(func() {
+			var body bytes.Buffer
+			for k := first; k <= files && !failed.Load(); k += workers {
+				f, keep := metadata, false
+				if k < files {
+					f, keep = a.Entries[k].file, in != nil && !a.Entries[k].IsFolder()
+				}
+				if f == nil { // a folder only the paths below it imply
+					continue
+				}
+				body.Reset()
+				err := a.checkBody(f, &body, keep, &total)
+				if err == nil && keep {
+					err = in.Inspect(k, body.Bytes())
+				}
+				if err != nil {
+					errs[k] = err
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+			return err
 		}
-		n, err := io.CopyBuffer(io.Discard, io.LimitReader(rc, int64(f.UncompressedSize64)+1), buf)
-		rc.Close()
-		total += n
-		switch {
-		case n > int64(f.UncompressedSize64) || errors.Is(err, zip.ErrFormat):
-			return fmt.Errorf("%w: entry %q holds more bytes than its header declares (%d)", ErrInvalid, f.Name, f.UncompressedSize64)
-		case errors.Is(err, io.ErrUnexpectedEOF) || (err == nil && n < int64(f.UncompressedSize64)):
-			return fmt.Errorf("%w: entry %q holds fewer bytes than its header declares (%d), or is cut short", ErrInvalid, f.Name, f.UncompressedSize64)
-		case errors.Is(err, zip.ErrChecksum):
-			return fmt.Errorf("%w: entry %q fails its checksum", ErrInvalid, f.Name)
-		case err != nil:
-			return fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
-		}
-		if total > limits.MaxTotalBytes {
-			return fmt.Errorf("%w: entries hold more than %d bytes in all", ErrTooLarge, limits.MaxTotalBytes)
-		}
+	}
+	return nil
+}
+
+// checkBody decompresses one entry, into body when keep is set, and adds
+// its size to total.
+func (a *Archive) checkBody(f *zip.File, body *bytes.Buffer, keep bool, total *atomic.Int64) error {
+	rc, err := f.Open()
+	if err != nil {
+		return fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+	}
+	defer rc.Close()
+	var out io.Writer = io.Discard
+	if keep {
+		body.Grow(int(min(f.UncompressedSize64, uint64(a.limits.MaxEntryBytes))))
+		out = body
+	}
+	n, err := io.Copy(out, io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	switch {
+	case n > int64(f.UncompressedSize64) || errors.Is(err, zip.ErrFormat):
+		return fmt.Errorf("%w: entry %q holds more bytes than its header declares (%d)", ErrInvalid, f.Name, f.UncompressedSize64)
+	case errors.Is(err, io.ErrUnexpectedEOF) || (err == nil && n < int64(f.UncompressedSize64)):
+		return fmt.Errorf("%w: entry %q holds fewer bytes than its header declares (%d), or is cut short", ErrInvalid, f.Name, f.UncompressedSize64)
+	case errors.Is(err, zip.ErrChecksum):
+		return fmt.Errorf("%w: entry %q fails its checksum", ErrInvalid, f.Name)
+	case err != nil:
+		return fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+	}
+	if total.Add(n) > a.limits.MaxTotalBytes {
+		return fmt.Errorf("%w: entries hold more than %d bytes in all", ErrTooLarge, a.limits.MaxTotalBytes)
 	}
 	return nil
 }

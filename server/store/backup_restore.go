@@ -101,12 +101,20 @@ type restorer struct {
 }
 
 // RestoreIndex is an archive read for a restore: every file's identity and
-// sources, decoded by IndexArchive before the restore takes the write lock,
-// so the transaction holds it only for the work that needs the tree. A
-// RestoreIndex serves one restore.
+// sources, decoded while archive.Read checks the bodies (it is the
+// archive.Inspector given to it) and linked by Link, all before the restore
+// takes the write lock, so the transaction holds it only for the work that
+// needs the tree. A RestoreIndex serves one restore.
 type RestoreIndex struct {
 	archive *archive.Archive
 	entries []*restoreEntry
+	// backedUp is, per entry, the folder its file.path says was backed up
+	// (the path without the entry's own, with its trailing "/"; "" when it
+	// does not end so), for Link; folders holds one string per folder, so
+	// that what is kept of an entry is a string header.
+	backedUp []string
+	mu       sync.Mutex
+	folders  map[string]string
 }
 
 // Restore puts an indexed archive's folders and files under the target, as
@@ -367,19 +375,53 @@ func takenByHidden(paths []string) error {
 		Reason: fmt.Sprintf("%d path(s) are taken by files you may not see (use other names): %s", len(paths), listed(paths))}
 }
 
-// IndexArchive reads every file's representation once, for its identity
-// and its links; bodies are read again when the file is created, so the
-// archive is never held in memory. It reads no tree: call it before the
-// restore's transaction.
-func IndexArchive(a *archive.Archive) (*RestoreIndex, error) {
-	idx := &RestoreIndex{archive: a, entries: make([]*restoreEntry, len(a.Entries))}
-	for i, e := range a.Entries {
+// NewRestoreIndex returns an index to give archive.Read; call Link with
+// the archive Read returns. Each body is inflated once before the restore,
+// for the checks and the identity together; bodies are read again when the
+// files are created, so the archive is never held in memory. It reads no tree.
+func NewRestoreIndex() *RestoreIndex {
+	return &RestoreIndex{folders: map[string]string{}}
+}
+
+// Entries makes an entry of the index per archive entry (archive.Inspector).
+func (idx *RestoreIndex) Entries(entries []archive.Entry) {
+	idx.entries = make([]*restoreEntry, len(entries))
+	for i, e := range entries {
 		idx.entries[i] = &restoreEntry{Entry: e}
 	}
-	backedUp, err := decodeIdentities(a, idx.entries)
-	if err != nil {
-		return nil, err
+	idx.backedUp = make([]string, len(entries))
+}
+
+// Inspect decodes the identity of a file entry from its body: its UUID, its
+// links and where it was backed up (archive.Inspector).
+func (idx *RestoreIndex) Inspect(i int, body []byte) error {
+	re := idx.entries[i]
+	var id entryIdentity
+	if err := unmarshalEntry(re.Entry, body, &id); err != nil {
+		return err
 	}
+	re.origUUID = strings.ToLower(id.File.UUID)
+	for _, src := range id.links(re.Kind) {
+		re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
+	}
+	if folder, ok := strings.CutSuffix(id.File.Path, re.Path); ok && strings.HasSuffix(folder, "/") {
+		idx.mu.Lock()
+		if known, ok := idx.folders[folder]; ok {
+			folder = known
+		} else {
+			folder = strings.Clone(folder)
+			idx.folders[folder] = folder
+		}
+		idx.mu.Unlock()
+		idx.backedUp[i] = folder
+	}
+	return nil
+}
+
+// Link takes the archive Read made with the index, and finds the entry
+// each link of its files names, by UUID or by the path it had.
+func (idx *RestoreIndex) Link(a *archive.Archive) {
+	idx.archive = a
 	// The entries by UUID, as indices sorted by it: a map would hold a key
 	// and a bucket slot per entry.
 	var byUUID []int32
@@ -401,12 +443,12 @@ func IndexArchive(a *archive.Archive) (*RestoreIndex, error) {
 			}
 			if found && id != "" {
 				link.internal = int(byUUID[at])
-			} else if i, ok := entryAtOrigPath(a, backedUp, link.ref.Path); ok {
+			} else if i, ok := entryAtOrigPath(a, idx.backedUp, link.ref.Path); ok {
 				link.internal = i
 			}
 		}
 	}
-	return idx, nil
+	idx.backedUp, idx.folders = nil, nil
 }
 
 // entryAtOrigPath finds the entry whose representation names path as its
@@ -429,56 +471,7 @@ func entryAtOrigPath(a *archive.Archive, backedUp []string, path string) (int, b
 	return last, last >= 0
 }
 
-// decodeIdentities inflates and decodes the identity of every file entry,
-// on every core, into the entry: its UUID and its links. It returns, per
-// entry, the folder its file.path says was backed up (the path without the
-// entry's own, with its trailing "/"; "" when it does not end so), one
-// string per folder, so
-// that what it keeps of an entry is a string header. The first entry that
-// fails, in archive order, refuses the restore.
-func decodeIdentities(a *archive.Archive, entries []*restoreEntry) ([]string, error) {
-	backedUp := make([]string, len(entries))
-	errs := make([]error, len(entries))
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for first := range workers {
-		wg.Go(func() {
-			folders := map[string]string{}
-			for i := first; i < len(entries); i += workers {
-				re := entries[i]
-				if re.IsFolder() {
-					continue
-				}
-				var id entryIdentity
-				if errs[i] = decodeEntry(a, re.Entry, &id); errs[i] != nil {
-					continue
-				}
-				re.origUUID = strings.ToLower(id.File.UUID)
-				if folder, ok := strings.CutSuffix(id.File.Path, re.Path); ok && strings.HasSuffix(folder, "/") {
-					if known, ok := folders[folder]; ok {
-						folder = known
-					} else {
-						folder = strings.Clone(folder)
-						folders[folder] = folder
-					}
-					backedUp[i] = folder
-				}
-				for _, src := range id.links(re.Kind) {
-					re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return backedUp, nil
-}
-
-// entryIdentity is what IndexArchive needs of a representation: its identity and
+// entryIdentity is what a RestoreIndex needs of a representation: its identity and
 // its links. Decoding only this skips the properties and the fields kept
 // verbatim, which createFile decodes when it needs them.
 type entryIdentity struct {
@@ -515,6 +508,11 @@ func decodeEntry(a *archive.Archive, e archive.Entry, into any) error {
 	if err != nil {
 		return &RefusedError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
 	}
+	return unmarshalEntry(e, body, into)
+}
+
+// unmarshalEntry decodes an entry's JSON body into into.
+func unmarshalEntry(e archive.Entry, body []byte, into any) error {
 	if err := json.Unmarshal(body, into); err != nil {
 		return &RefusedError{Err: ErrBadInput,
 			Reason: fmt.Sprintf("entry %s is not a configuration's JSON: %v", e.Path, err), Paths: []string{e.Path}}
