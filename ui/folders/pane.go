@@ -81,7 +81,7 @@ func (p *Pane) Title() string { return "Folders" }
 
 // Init implements common.Pane: read the root folder.
 // The file lists are read once the root has come (see gotChildren).
-func (p *Pane) Init() tea.Cmd { return p.loadRoot() }
+func (p *Pane) Init() tea.Cmd { return p.read(nil, common.Quick) }
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(width, height int) {
@@ -127,31 +127,33 @@ func (p *Pane) reading(nodeID int64) bool {
 	return ok
 }
 
-func (p *Pane) loadRoot() tea.Cmd {
+// read asks for the children of folder n (of the root when n is nil or the
+// root) in a task of kind; how n shows meanwhile is the caller's (load shows
+// it loading, a quiet reread keeps it as it is).
+func (p *Pane) read(n *node, kind common.TaskKind) tea.Cmd {
 	client := p.ctx.Client
-	if client == nil {
-		return nil // not logged in yet: LoggedInMsg reads the root
+	if n == nil || n.parent == nil {
+		if client == nil {
+			return nil // not logged in yet: LoggedInMsg reads the root
+		}
+		ticket := p.nextRead(0)
+		return common.StartTask("reading /", kind, func(ctx context.Context) tea.Msg {
+			f, err := client.RootFolder(ctx)
+			return childrenMsg{ticket: ticket, folder: f, err: err}
+		})
 	}
-	ticket := p.nextRead(0)
-	return common.StartTask("reading /", common.Quick, func(ctx context.Context) tea.Msg {
-		f, err := client.RootFolder(ctx)
-		return childrenMsg{ticket: ticket, folder: f, err: err}
-	})
-}
-
-func (p *Pane) load(n *node) tea.Cmd {
-	if n.parent == nil {
-		n.state = loading
-		n.touch()
-		return p.loadRoot()
-	}
-	ticket, client, id, path := p.nextRead(n.id), p.ctx.Client, n.id, n.path()
-	n.state = loading
-	n.touch()
-	return common.StartTask("reading "+path, common.Quick, func(ctx context.Context) tea.Msg {
+	ticket, id, path := p.nextRead(n.id), n.id, n.path()
+	return common.StartTask("reading "+path, kind, func(ctx context.Context) tea.Msg {
 		f, err := client.Folder(ctx, api.FileID(id))
 		return childrenMsg{ticket: ticket, nodeID: id, folder: f, err: err}
 	})
+}
+
+// load reads folder n again, showing it as loading until the answer.
+func (p *Pane) load(n *node) tea.Cmd {
+	n.state = loading
+	n.touch()
+	return p.read(n, common.Quick)
 }
 
 // Update implements common.Pane.
@@ -180,7 +182,7 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		// Answers read as the previous user are dropped.
 		p.reads = map[int64]*common.Requests{}
 		p.fileReads.Reset()
-		return p, p.loadRoot()
+		return p, p.read(nil, common.Quick)
 	case filesMsg:
 		return p, p.gotFiles(msg)
 	case peopleMsg:
@@ -288,7 +290,7 @@ func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case n == nil:
 		switch {
 		case key.Matches(msg, k.Refresh):
-			return p.loadRoot()
+			return p.read(nil, common.Quick)
 		case key.Matches(msg, k.Back):
 			return p.back()
 		}
@@ -468,7 +470,7 @@ func (p *Pane) startGoto(path string) tea.Cmd {
 		if p.reading(0) {
 			return nil
 		}
-		return p.loadRoot()
+		return p.read(nil, common.Quick)
 	}
 	p.keepCursorOn(p.tree.root)
 	return p.continueGoto()
@@ -492,7 +494,7 @@ func (p *Pane) continueGoto() tea.Cmd {
 		if next == nil && !p.gotoReread[at.id] {
 			// Read before: the folder may have been made elsewhere since.
 			p.gotoReread[at.id] = true
-			return p.reread(at, common.Quick)
+			return p.read(at, common.Quick)
 		}
 		if next == nil {
 			missing := "/" + strings.Join(p.gotoPath[:i+1], "/")

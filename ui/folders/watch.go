@@ -1,11 +1,8 @@
 package folders
 
 import (
-	"context"
-
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
@@ -33,24 +30,7 @@ func (p *Pane) watch() tea.Cmd {
 		if p.reading(f.id) && f.parent != nil {
 			continue
 		}
-		cmds = append(cmds, p.reread(f, common.Quiet))
+		cmds = append(cmds, p.read(f, common.Quiet))
 	}
 	return tea.Batch(cmds...)
-}
-
-// reread reads a loaded folder again without showing it as loading.
-func (p *Pane) reread(n *node, kind common.TaskKind) tea.Cmd {
-	client := p.ctx.Client
-	if n.parent == nil {
-		ticket := p.nextRead(0)
-		return common.StartTask("reading /", kind, func(ctx context.Context) tea.Msg {
-			f, err := client.RootFolder(ctx)
-			return childrenMsg{ticket: ticket, folder: f, err: err}
-		})
-	}
-	ticket, id, path := p.nextRead(n.id), n.id, n.path()
-	return common.StartTask("reading "+path, kind, func(ctx context.Context) tea.Msg {
-		f, err := client.Folder(ctx, api.FileID(id))
-		return childrenMsg{ticket: ticket, nodeID: id, folder: f, err: err}
-	})
 }
