@@ -48,11 +48,11 @@ func TestTriggerProgressStopCanceled(t *testing.T) {
 	}
 
 	p.keepSelection(exec)
-	if !strings.Contains(screen(p.View()), "> RUNNING") {
-		t.Fatalf("running row not shown:\n%s", screen(p.View()))
+	if !strings.Contains(uitest.Screen(p.View()), "> RUNNING") {
+		t.Fatalf("running row not shown:\n%s", uitest.Screen(p.View()))
 	}
 	_, cmd = p.Update(uitest.Key("s"))
-	d := dialogOf(cmd)
+	d := uitest.Dialog(uitest.Expand(cmd))
 	if d == nil {
 		t.Fatal("stop opened no confirmation")
 	}
@@ -63,7 +63,7 @@ func TestTriggerProgressStopCanceled(t *testing.T) {
 	u.until("CANCELED", 20*time.Second, func() bool {
 		return r() != nil && r().final && r().state.Canonical() == model.StateCanceled
 	})
-	view := screen(p.View())
+	view := uitest.Screen(p.View())
 	if !strings.Contains(view, "CANCELED") || !strings.Contains(view, "just ended") {
 		t.Errorf("canceled execution not shown as just ended:\n%s", view)
 	}
@@ -74,7 +74,7 @@ func TestTriggerProgressStopCanceled(t *testing.T) {
 	})
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	for _, s := range statusesOf(u.other) {
+	for _, s := range uitest.All[common.StatusMsg](u.other) {
 		if strings.Contains(s.Text, "stopped as asked") && s.Level != common.LevelNotice {
 			t.Errorf("a stop that was asked for is reported at level %v: %q", s.Level, s.Text)
 		}
@@ -82,7 +82,7 @@ func TestTriggerProgressStopCanceled(t *testing.T) {
 }
 
 func containsStatus(msgs []tea.Msg, text string) bool {
-	for _, s := range statusesOf(msgs) {
+	for _, s := range uitest.All[common.StatusMsg](msgs) {
 		if strings.Contains(s.Text, text) {
 			return true
 		}
@@ -217,7 +217,7 @@ func TestFailingServerBacksOffAndShowsStale(t *testing.T) {
 			t.Errorf("delay %d = %s, want %s (all: %v)", i, delays[i], d, delays)
 		}
 	}
-	view := screen(p.View())
+	view := uitest.Screen(p.View())
 	if !strings.Contains(view, "stale: 7 polls failed, retry in 1m") || !strings.Contains(view, "does not answer") {
 		t.Errorf("stale data not shown:\n%s", view)
 	}
@@ -247,18 +247,18 @@ func TestSlowServerMarksDataStale(t *testing.T) {
 	clock.mu.Lock()
 	clock.now = clock.now.Add(staleAfter)
 	clock.mu.Unlock()
-	if view := screen(p.View()); strings.Contains(view, "stale") {
+	if view := uitest.Screen(p.View()); strings.Contains(view, "stale") {
 		t.Errorf("stale already after %s, a poll's normal time:\n%s", staleAfter, view)
 	}
 	clock.mu.Lock()
 	clock.now = clock.now.Add(5 * time.Second)
 	clock.mu.Unlock()
-	if view := screen(p.View()); !strings.Contains(view, "stale: list-running has not answered for 7s") {
+	if view := uitest.Screen(p.View()); !strings.Contains(view, "stale: list-running has not answered for 7s") {
 		t.Errorf("a slow poll not shown as stale:\n%s", view)
 	}
 	close(release)
 	u.until("the slow answer", 10*time.Second, func() bool { return p.polling.polls == 1 })
-	if view := screen(p.View()); strings.Contains(view, "stale") {
+	if view := uitest.Screen(p.View()); strings.Contains(view, "stale") {
 		t.Errorf("still stale after the answer:\n%s", view)
 	}
 }
@@ -298,20 +298,20 @@ func TestHistoryPagesAndDetails(t *testing.T) {
 	}
 	newest := p.history.entries[0].ID
 
-	u.run(press(p, "pgdown"))
+	u.run(uitest.Press(p, "pgdown"))
 	u.until("the second page", 10*time.Second, func() bool { return p.history.start == p.historyPage() && !p.history.loading })
 	if n := len(p.history.entries); n < runs-p.historyPage() || p.history.entries[0].ID >= newest {
 		t.Fatalf("second page %+v after newest #%d", p.history.entries, newest)
 	}
-	if view := screen(p.View()); !strings.Contains(view, "executions 8–") || !strings.Contains(view, fmt.Sprintf(" of %d", p.history.total)) {
+	if view := uitest.Screen(p.View()); !strings.Contains(view, "executions 8–") || !strings.Contains(view, fmt.Sprintf(" of %d", p.history.total)) {
 		t.Errorf("page not numbered from 8 of the total:\n%s", view)
 	}
 	for len(p.history.entries) == p.historyPage() { // page to the end, however long the demo's history
 		start := p.history.start
-		u.run(press(p, "pgdown"))
+		u.run(uitest.Press(p, "pgdown"))
 		u.until("the next page", 10*time.Second, func() bool { return p.history.start > start || !p.history.loading })
 	}
-	if st := statusesOf(uitest.Expand(press(p, "pgdown"))); len(st) != 1 || st[0].Text != "no older executions" {
+	if st := uitest.All[common.StatusMsg](uitest.Expand(uitest.Press(p, "pgdown"))); len(st) != 1 || st[0].Text != "no older executions" {
 		t.Errorf("pgdn on the last page said %+v", st)
 	}
 	mu.Lock()
@@ -322,9 +322,9 @@ func TestHistoryPagesAndDetails(t *testing.T) {
 
 	waitEnded(t, pl.client, p.history.entries[len(p.history.entries)-1].ID)
 	p.SetSize(100, 30) // room for the counters
-	u.run(press(p, "G", "enter"))
+	u.run(uitest.Press(p, "G", "enter"))
 	u.until("the details", 20*time.Second, func() bool { return p.details != nil && (p.details.loaded || p.details.err != "") })
-	view := screen(p.View())
+	view := uitest.Screen(p.View())
 	for _, want := range []string{"Execution #", "state", "duration", "IMPORT_RECORDS"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("details lack %q:\n%s", want, view)
@@ -356,7 +356,7 @@ func TestDeleteDataAnswersFromTheServer(t *testing.T) {
 		_, asked := p.Update(deleteRequest{execID: tt.execID})
 		for _, msg := range uitest.Expand(asked) {
 			_, cmd := p.Update(msg)
-			said = append(said, statusesOf(uitest.Expand(cmd))...)
+			said = append(said, uitest.All[common.StatusMsg](uitest.Expand(cmd))...)
 		}
 		if len(said) != 1 || said[0].Level != tt.level || !strings.Contains(said[0].Text, tt.says) {
 			t.Errorf("delete data of #%d said %+v, want level %d saying %q", tt.execID, said, tt.level, tt.says)
@@ -418,7 +418,7 @@ func TestSequentialTriggerPlanFollowsTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.until("CANCELED in the plan", 20*time.Second, func() bool { return p.plan.states[exec].Final() })
-	if view := screen(p.View()); !strings.Contains(view, "CANCELED") || !strings.Contains(view, "1 of 1 triggered executions ended") {
+	if view := uitest.Screen(p.View()); !strings.Contains(view, "CANCELED") || !strings.Contains(view, "1 of 1 triggered executions ended") {
 		t.Errorf("plan after the stop:\n%s", view)
 	}
 
@@ -452,7 +452,7 @@ func TestOlderPlatformJobs(t *testing.T) {
 		}
 		return false
 	})
-	if view := screen(p.View()); !strings.Contains(view, "older /rest jobs") {
+	if view := uitest.Screen(p.View()); !strings.Contains(view, "older /rest jobs") {
 		t.Fatalf("the summary does not say which job endpoints it uses:\n%s", view)
 	}
 }
@@ -466,7 +466,7 @@ func TestNewerPlatformJobsSaySo(t *testing.T) {
 	defer u.drain()
 	u.run(p.Init())
 	u.until("a poll answered", 20*time.Second, func() bool { return p.polling.polls > 0 })
-	if view := screen(p.View()); !strings.Contains(view, "REST-v2 jobs") {
+	if view := uitest.Screen(p.View()); !strings.Contains(view, "REST-v2 jobs") {
 		t.Fatalf("the summary does not say which job endpoints it uses:\n%s", view)
 	}
 }

@@ -50,14 +50,6 @@ func running(id int64, percent float64, left time.Duration) statusResult {
 
 func ptr[T any](v T) *T { return &v }
 
-func press(p *Pane, keys ...string) tea.Cmd {
-	var cmd tea.Cmd
-	for _, k := range keys {
-		_, cmd = p.Update(uitest.Key(k))
-	}
-	return cmd
-}
-
 // Golden views of the dashboard and of every view and confirmation opened
 // from it, at fixed sizes, ASCII. Regenerate with
 // `go test ./ui/jobs -run TestGolden -update`.
@@ -74,22 +66,22 @@ func TestGolden(t *testing.T) {
 		}},
 		{"DashboardSmallScrolled", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 5)
-			press(p, "G")
+			uitest.Press(p, "G")
 			return p.View()
 		}},
 		{"SortedByProgressReversed", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
-			press(p, "o", "o", "o", "o", "O")
+			uitest.Press(p, "o", "o", "o", "o", "O")
 			return p.View()
 		}},
 		{"Filter", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
-			press(p, "/", "o", "r", "d")
+			uitest.Press(p, "/", "o", "r", "d")
 			return p.View()
 		}},
 		{"MarkedAndPaused", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
-			press(p, "space", "space", "P")
+			uitest.Press(p, "space", "space", "P")
 			return p.View()
 		}},
 		{"Stale", func(t *testing.T) string {
@@ -113,7 +105,7 @@ func TestGolden(t *testing.T) {
 		{"Details", func(t *testing.T) string {
 			p := historyAt(t)
 			p.SetSize(100, 20)
-			press(p, "down", "enter")
+			uitest.Press(p, "down", "enter")
 			p.Update(detailsMsg{ticket: p.details.reads.Latest(), execID: 37, details: model.JobDetails{
 				StartTime: model.At(clockAt.Add(-2 * time.Minute)), StopTime: model.At(clockAt.Add(-2*time.Minute + 118*time.Second)),
 				JobStatus: model.StateCompleted, JobConfigurationID: 241, File: model.DetailsFile{ID: 141, UUID: "9e6635dd-0000-4000-8000-000000000141"},
@@ -142,15 +134,15 @@ func TestGolden(t *testing.T) {
 		}},
 		{"LogFollowing", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
-			press(p, "j", "j", "l") // #42, running
+			uitest.Press(p, "j", "j", "l") // #42, running
 			p.Update(logMsg{ticket: p.logv.reads.Latest(), execID: 42, state: model.StateRunning, text: sampleLog(9, false)})
 			return p.View()
 		}},
 		{"LogEnded", func(t *testing.T) string {
 			p := failedAt(t)
-			press(p, "l")
+			uitest.Press(p, "l")
 			p.Update(logMsg{ticket: p.logv.reads.Latest(), execID: 45, state: model.StateError, text: sampleLog(30, true)})
-			press(p, "k", "k")
+			uitest.Press(p, "k", "k")
 			return p.View()
 		}},
 		{"DuplicateNamesShowPath", func(t *testing.T) string {
@@ -163,21 +155,21 @@ func TestGolden(t *testing.T) {
 		}},
 		{"StopConfirm", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
-			return dialogView(t, press(p, "j", "s"))
+			return dialogView(t, uitest.Press(p, "j", "s"))
 		}},
 		{"DeleteDataConfirm", func(t *testing.T) string {
 			p := historyAt(t)
-			return dialogView(t, press(p, "down", "d"))
+			return dialogView(t, uitest.Press(p, "down", "d"))
 		}},
 		{"SequentialTriggerForm", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
-			press(p, "space", "space")
-			return dialogView(t, press(p, "T"))
+			uitest.Press(p, "space", "space")
+			return dialogView(t, uitest.Press(p, "T"))
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			golden.RequireEqual(t, screen(tt.build(t)))
+			golden.RequireEqual(t, uitest.Screen(tt.build(t)))
 		})
 	}
 }
@@ -186,7 +178,7 @@ func historyAt(t *testing.T) *Pane {
 	t.Helper()
 	p := newTestPane(nil, 100, 12, func() time.Time { return clockAt })
 	p.Update(historyRequest{configID: 241, label: "Events.imp"})
-	press(p, "pgdown") // nothing to page yet: the first page is still loading
+	uitest.Press(p, "pgdown") // nothing to page yet: the first page is still loading
 	at := func(ago, took time.Duration) (model.DateTime, model.DateTime) {
 		return model.At(clockAt.Add(-ago)), model.At(clockAt.Add(-ago + took))
 	}
@@ -205,7 +197,7 @@ func historyAt(t *testing.T) *Pane {
 
 func dialogView(t *testing.T, cmd tea.Cmd) string {
 	t.Helper()
-	d := dialogOf(cmd)
+	d := uitest.Dialog(uitest.Expand(cmd))
 	if d == nil {
 		t.Fatal("no dialog opened")
 	}

@@ -3,13 +3,11 @@ package jobs
 import (
 	"net/http"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
@@ -54,36 +52,6 @@ func newTestPane(client *api.Client, width, height int, now func() time.Time) *P
 	p := New(ctx)
 	p.SetSize(width, height)
 	return p
-}
-
-// screen is the pane's view as plain text, trailing blanks dropped.
-func screen(view string) string {
-	lines := strings.Split(ansi.Strip(view), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n") + "\n"
-}
-
-// dialogOf returns the dialog a command opens, nil when it opens none.
-func dialogOf(cmd tea.Cmd) common.Dialog {
-	for _, msg := range uitest.Expand(cmd) {
-		if open, ok := msg.(common.OpenDialogMsg); ok {
-			return open.Dialog
-		}
-	}
-	return nil
-}
-
-// statusesOf returns the status-line messages a command produces.
-func statusesOf(msgs []tea.Msg) []common.StatusMsg {
-	var out []common.StatusMsg
-	for _, m := range msgs {
-		if s, ok := m.(common.StatusMsg); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // pump runs a pane the way Bubble Tea does: commands on their own
@@ -181,7 +149,7 @@ func (u *pump) until(what string, limit time.Duration, cond func() bool) {
 	deadline := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			u.t.Fatalf("%s did not happen within %s; screen:\n%s", what, limit, screen(u.p.View()))
+			u.t.Fatalf("%s did not happen within %s; screen:\n%s", what, limit, uitest.Screen(u.p.View()))
 		}
 		u.step(50 * time.Millisecond)
 	}

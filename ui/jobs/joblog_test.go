@@ -24,23 +24,23 @@ func TestFailureReasonInRowAndNotice(t *testing.T) {
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
 	_, cmd := p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
-	st := statusesOf(uitest.Expand(cmd))
+	st := uitest.All[common.StatusMsg](uitest.Expand(cmd))
 	want := "Sales by Region.wbk #45 ended: ERROR — " + failedReason
 	if len(st) != 1 || st[0].Text != want || st[0].Level != common.LevelError {
 		t.Fatalf("notice %+v, want the error %q", st, want)
 	}
-	if strings.Contains(screen(p.View()), "has no data") {
-		t.Errorf("the reason shows while another row is selected:\n%s", screen(p.View()))
+	if strings.Contains(uitest.Screen(p.View()), "has no data") {
+		t.Errorf("the reason shows while another row is selected:\n%s", uitest.Screen(p.View()))
 	}
 	p.keepSelection(45)
-	if !strings.Contains(screen(p.View()), "#45 ERROR — /Analytics/Sales by Region.wbk: input") {
-		t.Errorf("the selected failed row's reason is not shown:\n%s", screen(p.View()))
+	if !strings.Contains(uitest.Screen(p.View()), "#45 ERROR — /Analytics/Sales by Region.wbk: input") {
+		t.Errorf("the selected failed row's reason is not shown:\n%s", uitest.Screen(p.View()))
 	}
-	press(p, "d") // opens a confirmation; the details come with enter from history
+	uitest.Press(p, "d") // opens a confirmation; the details come with enter from history
 	p.Update(detailsRequest{execID: 45})
 	p.Update(detailsMsg{ticket: p.details.reads.Latest(), execID: 45, details: model.JobDetails{JobStatus: model.StateError}})
-	if !strings.Contains(screen(p.View()), "has no data: run it first") {
-		t.Errorf("the details do not give the reason:\n%s", screen(p.View()))
+	if !strings.Contains(uitest.Screen(p.View()), "has no data: run it first") {
+		t.Errorf("the details do not give the reason:\n%s", uitest.Screen(p.View()))
 	}
 }
 
@@ -49,7 +49,7 @@ func TestFailureReasonInRowAndNotice(t *testing.T) {
 // following and G follows again; an ended execution is read once.
 func TestLogKeys(t *testing.T) {
 	p := dashboardAt(t, 100, 8)
-	press(p, "j", "j", "l")
+	uitest.Press(p, "j", "j", "l")
 	if p.mode != modeLog || p.logv.execID != 42 {
 		t.Fatalf("l opened mode %v %+v", p.mode, p.logv)
 	}
@@ -60,11 +60,11 @@ func TestLogKeys(t *testing.T) {
 	if !p.logv.pager.Following() {
 		t.Error("the log of a running job does not follow")
 	}
-	press(p, "k")
-	if p.logv.pager.Following() || !strings.Contains(screen(p.View()), "(G follows)") {
-		t.Errorf("scrolling up still follows:\n%s", screen(p.View()))
+	uitest.Press(p, "k")
+	if p.logv.pager.Following() || !strings.Contains(uitest.Screen(p.View()), "(G follows)") {
+		t.Errorf("scrolling up still follows:\n%s", uitest.Screen(p.View()))
 	}
-	press(p, "G")
+	uitest.Press(p, "G")
 	if !p.logv.pager.Following() {
 		t.Error("G does not follow again")
 	}
@@ -73,21 +73,21 @@ func TestLogKeys(t *testing.T) {
 	if cmd != nil || p.logv.ticks.Latest() != tick {
 		t.Error("an ended execution's log is read again")
 	}
-	press(p, "esc")
+	uitest.Press(p, "esc")
 	if p.mode != modeDashboard || p.logv != nil {
 		t.Fatalf("esc left mode %v", p.mode)
 	}
 
 	h := historyAt(t)
-	press(h, "down", "l")
+	uitest.Press(h, "down", "l")
 	if h.mode != modeLog || h.logv.execID != 37 || h.logv.label != "Events.imp" {
 		t.Fatalf("l in history opened %v %+v", h.mode, h.logv)
 	}
-	press(h, "l")
+	uitest.Press(h, "l")
 	if h.mode != modeHistory {
 		t.Fatalf("l in the log went to mode %v, want the history", h.mode)
 	}
-	press(h, "enter", "l", "esc")
+	uitest.Press(h, "enter", "l", "esc")
 	if h.mode != modeDetails {
 		t.Fatalf("esc from a log opened in details went to mode %v", h.mode)
 	}
@@ -110,13 +110,13 @@ func TestLogFollowsARunningJob(t *testing.T) {
 	}
 	u.run(p.openLog(trig.JobExecutionID, "Events.imp"))
 	u.until("the start in the log", 20*time.Second, func() bool {
-		return strings.Contains(screen(p.View()), "started /Data/ImportJobs/Events.imp")
+		return strings.Contains(uitest.Screen(p.View()), "started /Data/ImportJobs/Events.imp")
 	})
 	if err := pl.client.StopJob(t.Context(), events); err != nil {
 		t.Fatal(err)
 	}
 	u.until("the end in the log", 20*time.Second, func() bool {
-		return strings.Contains(screen(p.View()), "ended: CANCELED — stopped by request")
+		return strings.Contains(uitest.Screen(p.View()), "ended: CANCELED — stopped by request")
 	})
 	if p.logRunning() {
 		t.Error("the log still follows an execution that ended")

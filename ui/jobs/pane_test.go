@@ -57,8 +57,8 @@ func TestKeys(t *testing.T) {
 				t.Errorf("paused %v, poll in flight %v", p.polling.paused, p.polling.inFlight)
 			}
 		}},
-		{"r while a poll is in flight starts no second one", []string{"r", "r"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
-			if cmd != nil {
+		{"r while a poll is in flight starts no second one", []string{"r"}, func(t *testing.T, p *Pane, _ tea.Cmd) {
+			if cmd := uitest.Press(p, "r"); cmd != nil {
 				t.Error("second refresh returned a poll")
 			}
 		}},
@@ -88,7 +88,7 @@ func TestKeys(t *testing.T) {
 			}
 		}},
 		{"t asks, and y triggers the selected job", []string{"j", "t"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
-			ask := dialogOf(cmd)
+			ask := uitest.Dialog(uitest.Expand(cmd))
 			if ask == nil {
 				t.Fatal("t triggered without asking")
 			}
@@ -107,13 +107,13 @@ func TestKeys(t *testing.T) {
 			wantConfirm(t, cmd, stopRequest{ref: api.FileID(141), label: "Events.imp #41", execID: 41})
 		}},
 		{"s on an ended row says so", []string{"s"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
-			st := statusesOf(uitest.Expand(cmd))
+			st := uitest.All[common.StatusMsg](uitest.Expand(cmd))
 			if len(st) != 1 || !strings.Contains(st[0].Text, "has ended") {
 				t.Errorf("status %v", st)
 			}
 		}},
 		{"Y copies the file id", []string{"j", "Y"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
-			st := statusesOf(uitest.Expand(cmd))
+			st := uitest.All[common.StatusMsg](uitest.Expand(cmd))
 			if len(st) != 1 || !strings.HasPrefix(st[0].Text, "copied file id 141") {
 				t.Errorf("status %v", st)
 			}
@@ -122,9 +122,9 @@ func TestKeys(t *testing.T) {
 			wantConfirm(t, cmd, deleteRequest{execID: 40})
 		}},
 		{"T opens the sequential form with the marked files", []string{"space", "space", "T"}, func(t *testing.T, p *Pane, cmd tea.Cmd) {
-			f, ok := dialogOf(cmd).(*dialog.Form)
+			f, ok := uitest.Dialog(uitest.Expand(cmd)).(*dialog.Form)
 			if !ok {
-				t.Fatalf("no form: %T", dialogOf(cmd))
+				t.Fatalf("no form: %T", uitest.Dialog(uitest.Expand(cmd)))
 			}
 			d, cmd := f.Update(uitest.Key("enter"))
 			if d != nil {
@@ -140,7 +140,7 @@ func TestKeys(t *testing.T) {
 			if p.mode != modeHistory || p.history.configID != 241 {
 				t.Fatalf("mode %d history %+v", p.mode, p.history)
 			}
-			press(p, "esc")
+			uitest.Press(p, "esc")
 			if p.mode != modeDashboard {
 				t.Errorf("esc left mode %d", p.mode)
 			}
@@ -149,7 +149,7 @@ func TestKeys(t *testing.T) {
 			if p.cursor != 4 {
 				t.Errorf("cursor %d after G", p.cursor)
 			}
-			press(p, "g")
+			uitest.Press(p, "g")
 			if p.cursor != 0 {
 				t.Errorf("cursor %d after g", p.cursor)
 			}
@@ -159,7 +159,7 @@ func TestKeys(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := dashboardAt(t, 100, 12)
 			p.polling.inFlight = false
-			tt.check(t, p, press(p, tt.keys...))
+			tt.check(t, p, uitest.Press(p, tt.keys...))
 		})
 	}
 }
@@ -175,7 +175,7 @@ func wantEvery(t *testing.T, p *Pane, want time.Duration) {
 // sends want.
 func wantConfirm(t *testing.T, cmd tea.Cmd, want tea.Msg) {
 	t.Helper()
-	d := dialogOf(cmd)
+	d := uitest.Dialog(uitest.Expand(cmd))
 	if d == nil {
 		t.Fatal("no confirmation")
 	}
@@ -195,7 +195,7 @@ func TestReadOnlyDisablesWriteKeys(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
 	p.ctx.Keys.SetReadOnly(true)
 	for _, k := range []string{"t", "s", "d", "T"} {
-		if cmd := press(p, "j", k); cmd != nil {
+		if cmd := uitest.Press(p, "j", k); cmd != nil {
 			t.Errorf("%s in read-only mode returned a command", k)
 		}
 	}
@@ -203,7 +203,7 @@ func TestReadOnlyDisablesWriteKeys(t *testing.T) {
 
 func TestSelectionStaysOnTheSameExecution(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
-	press(p, "j", "j") // on #42
+	uitest.Press(p, "j", "j") // on #42
 	jobs := []model.RunningJob{
 		runningJob(39, "Zeta", model.StateRunning, clockAt),
 		runningJob(38, "Alpha", model.StateQueued, time.Time{}),
@@ -315,7 +315,7 @@ func TestDeleteAnswers(t *testing.T) {
 	}
 	p := newTestPane(nil, 100, 12, time.Now)
 	for _, tt := range tests {
-		st := statusesOf(uitest.Expand(p.gotDeleted(tt.msg)))
+		st := uitest.All[common.StatusMsg](uitest.Expand(p.gotDeleted(tt.msg)))
 		if len(st) != 1 || st[0].Level != tt.level || !strings.Contains(st[0].Text, tt.says) {
 			t.Errorf("%+v said %+v, want level %d saying %q", tt.msg, st, tt.level, tt.says)
 		}
@@ -371,7 +371,7 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 	older.EstimatedTime = 20_000
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{older, newer}})
 
-	view := screen(p.View())
+	view := uitest.Screen(p.View())
 	for _, want := range []string{"[###-----] ≥40%", "0m20s", "[--------]   3%"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view lacks %q:\n%s", want, view)
@@ -409,7 +409,7 @@ func TestUserColumn(t *testing.T) {
 		}
 	}
 	p.back() // from the plan to the dashboard
-	if line := lineOf(screen(p.View()), "#62"); !strings.Contains(line, " "+unknownUser+" ") {
+	if line := lineOf(uitest.Screen(p.View()), "#62"); !strings.Contains(line, " "+unknownUser+" ") {
 		t.Errorf("unknown user not shown as %s: %q", unknownUser, line)
 	}
 }
@@ -438,7 +438,7 @@ func TestFailuresAreExplainedAnd401BringsTheLogin(t *testing.T) {
 		}},
 		{"stop", func(p *Pane, err error) tea.Msg { return stoppedMsg{label: "x.imp", err: err} }},
 		{"history", func(p *Pane, err error) tea.Msg {
-			press(p, "enter")
+			uitest.Press(p, "enter")
 			return historyMsg{ticket: p.history.reads.Latest(), configID: p.history.configID, err: err}
 		}},
 		{"details", func(p *Pane, err error) tea.Msg {
@@ -451,7 +451,7 @@ func TestFailuresAreExplainedAnd401BringsTheLogin(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			p := dashboardAt(t, 100, 12)
 			_, cmd := p.Update(a.msg(p, notFound))
-			st := statusesOf(uitest.Expand(cmd))
+			st := uitest.All[common.StatusMsg](uitest.Expand(cmd))
 			if len(st) != 1 || st[0].Level != common.LevelError || !strings.Contains(st[0].Text, "not found") ||
 				!strings.Contains(st[0].Text, notFound.Reason) {
 				t.Errorf("404 said %+v", st)
@@ -478,7 +478,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 	}{
 		{"dashboard", func(*Pane) {}, []string{"up", "down", "pgup", "pgdown", "g", "G", "enter", "/", "space",
 			"o", "O", "esc", "r", "+", "-", "P", "0", "t", "s", "T", "d"}},
-		{"history", func(p *Pane) { press(p, "enter") }, []string{"up", "down", "g", "G", "pgdown", "pgup", "r", "enter", "d", "esc"}},
+		{"history", func(p *Pane) { uitest.Press(p, "enter") }, []string{"up", "down", "g", "G", "pgdown", "pgup", "r", "enter", "d", "esc"}},
 		{"details", func(p *Pane) { p.Update(detailsRequest{execID: 41}) }, []string{"esc"}},
 	}
 	for _, tt := range tests {

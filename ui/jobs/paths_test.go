@@ -7,6 +7,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // TestWidePaneReadsThePaths: on a pane of 160 columns the path column shows,
@@ -22,13 +23,13 @@ func TestWidePaneReadsThePaths(t *testing.T) {
 	defer u.drain()
 	u.run(p.Init())
 	u.until("the path of Events.imp", 20*time.Second, func() bool {
-		return strings.Contains(screen(p.View()), "/Data/ImportJobs/Events.imp")
+		return strings.Contains(uitest.Screen(p.View()), "/Data/ImportJobs/Events.imp")
 	})
 	if p.layout.path == 0 {
 		t.Error("no path column at 160 columns")
 	}
 	p.SetSize(wideAt-1, 20)
-	if screen(p.View()); p.layout.path != 0 && !p.needsPath() {
+	if uitest.Screen(p.View()); p.layout.path != 0 && !p.needsPath() {
 		t.Error("a path column below 160 columns with no two rows of one name")
 	}
 }
@@ -51,7 +52,7 @@ func TestIndexedPathsAreNotReadAgain(t *testing.T) {
 	defer u.drain()
 	u.run(p.Init())
 	u.until("the path of Events.imp", 20*time.Second, func() bool {
-		return strings.Contains(screen(p.View()), "/Data/ImportJobs/Events.imp")
+		return strings.Contains(uitest.Screen(p.View()), "/Data/ImportJobs/Events.imp")
 	})
 	if len(p.paths) != 0 {
 		t.Errorf("paths read though the index holds them: %v", p.paths)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // TestSequentialTriggerTakesEveryKindOfReference: :seq names files by id,
@@ -46,10 +47,10 @@ func TestSequentialTriggerTakesEveryKindOfReference(t *testing.T) {
 			u.until("the plan", 10*time.Second, func() bool {
 				u.mu.Lock()
 				defer u.mu.Unlock()
-				return p.plan != nil || len(statusesOf(u.other)) > 0
+				return p.plan != nil || len(uitest.All[common.StatusMsg](u.other)) > 0
 			})
 			if p.plan == nil {
-				t.Fatalf("no plan: %v", statusesOf(u.other))
+				t.Fatalf("no plan: %v", uitest.All[common.StatusMsg](u.other))
 			}
 			if len(p.plan.entries) == 0 || p.plan.entries[0].JobConfigurationID != d.JobConfigurationID {
 				t.Errorf("plan %+v, want it to start with configuration %d", p.plan.entries, d.JobConfigurationID)
@@ -137,9 +138,9 @@ func TestSequentialTriggerOfANeverRunPath(t *testing.T) {
 	u.until("the plan", 10*time.Second, func() bool {
 		u.mu.Lock()
 		defer u.mu.Unlock()
-		return p.plan != nil || len(statusesOf(u.other)) > 0
+		return p.plan != nil || len(uitest.All[common.StatusMsg](u.other)) > 0
 	})
 	if p.plan == nil || len(p.plan.entries) == 0 || p.plan.entries[0].JobConfigurationID != workbook.ID {
-		t.Fatalf("plan %+v (statuses %v), want it to start with configuration %d", p.plan, statusesOf(u.other), workbook.ID)
+		t.Fatalf("plan %+v (statuses %v), want it to start with configuration %d", p.plan, uitest.All[common.StatusMsg](u.other), workbook.ID)
 	}
 }

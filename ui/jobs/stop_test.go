@@ -56,7 +56,7 @@ func TestStopEndsEveryWatchedExecutionOfTheFileAsAsked(t *testing.T) {
 			}
 			p.status.inFlight = true
 			_, cmd := p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: results})
-			notices := statusesOf(uitest.Expand(cmd))
+			notices := uitest.All[common.StatusMsg](uitest.Expand(cmd))
 			if len(notices) != 3 {
 				t.Fatalf("notices %v", notices)
 			}
@@ -86,5 +86,5 @@ func TestStopBeforeTheFirstPoll(t *testing.T) {
 	p := newTestPane(nil, 100, 12, func() time.Time { return clockAt })
 	orders := api.Path("/Data/ImportJobs/Orders.imp")
 	p.Update(triggeredMsg{ref: orders, label: orders.String(), answer: model.Triggered{JobExecutionID: 50, JobExecutionUser: "admin"}})
-	wantConfirm(t, press(p, "s"), stopRequest{ref: orders, label: "Orders.imp #50", execID: 50})
+	wantConfirm(t, uitest.Press(p, "s"), stopRequest{ref: orders, label: "Orders.imp #50", execID: 50})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // TestTinyPaneKeepsToItsSize resizes every view of the pane down to a few
@@ -22,7 +23,7 @@ func TestTinyPaneKeepsToItsSize(t *testing.T) {
 		{"dashboard", func(t *testing.T) *Pane { return dashboardAt(t, 100, 12) }},
 		{"dashboard filtering", func(t *testing.T) *Pane {
 			p := dashboardAt(t, 100, 12)
-			press(p, "/", "o")
+			uitest.Press(p, "/", "o")
 			return p
 		}},
 		{"history", historyAt},
@@ -36,7 +37,7 @@ func TestTinyPaneKeepsToItsSize(t *testing.T) {
 		}},
 		{"details", func(t *testing.T) *Pane {
 			p := historyAt(t)
-			press(p, "down", "enter")
+			uitest.Press(p, "down", "enter")
 			return p
 		}},
 	}
@@ -47,7 +48,7 @@ func TestTinyPaneKeepsToItsSize(t *testing.T) {
 			t.Run(fmt.Sprintf("%s %d×%d", v.name, width, height), func(t *testing.T) {
 				p := v.build(t)
 				p.SetSize(width, height)
-				press(p, "G", "down", "up", "g")
+				uitest.Press(p, "G", "down", "up", "g")
 				lines := strings.Split(p.View(), "\n")
 				if len(lines) != height {
 					t.Errorf("%d lines, want %d", len(lines), height)
