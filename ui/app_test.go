@@ -2,9 +2,9 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -15,52 +15,15 @@ import (
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
-// settle runs cmd and feeds back every message that arrives within a short
-// wait, as the program would; timers (notices expiring, heartbeats) are
-// left out because they do not fire within the wait.
-func settle(t *testing.T, m *Model, cmd tea.Cmd) {
-	t.Helper()
-	for _, msg := range collect(cmd, 3) {
-		if _, quit := msg.(tea.QuitMsg); quit {
-			continue
-		}
-		_, next := m.Update(msg)
-		settle(t, m, next)
-	}
+// quit tells tea.QuitMsg, which tests look for instead of giving it to
+// the root.
+func quit(msg tea.Msg) bool {
+	_, ok := msg.(tea.QuitMsg)
+	return ok
 }
 
-func collect(cmd tea.Cmd, depth int) []tea.Msg {
-	if cmd == nil || depth == 0 {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		if batch, ok := msg.(tea.BatchMsg); ok {
-			var out []tea.Msg
-			for _, c := range batch {
-				out = append(out, collect(c, depth-1)...)
-			}
-			return out
-		}
-		if msg == nil {
-			return nil
-		}
-		return []tea.Msg{msg}
-	case <-time.After(50 * time.Millisecond):
-		return nil
-	}
-}
-
-func quits(cmd tea.Cmd) bool {
-	for _, msg := range collect(cmd, 3) {
-		if _, ok := msg.(tea.QuitMsg); ok {
-			return true
-		}
-	}
-	return false
-}
+// quits tells whether cmd quits the console.
+func quits(cmd tea.Cmd) bool { return slices.ContainsFunc(uitest.Messages(cmd), quit) }
 
 func newTestModel(t *testing.T, readOnly bool, w, h int) *Model {
 	t.Helper()
@@ -78,7 +41,7 @@ func typeKeys(t *testing.T, m *Model, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
 		_, cmd := m.Update(uitest.Key(k))
-		settle(t, m, cmd)
+		uitest.RunAsRoot(m, cmd, quit)
 	}
 }
 
@@ -153,20 +116,9 @@ func TestQuit(t *testing.T) {
 	}
 	m = newTestModel(t, false, 80, 24)
 	typeKeys(t, m, ":", "q")
-	if _, cmd := m.Update(uitest.Key("enter")); !quits(collectThen(t, m, cmd)) {
+	if _, cmd := m.Update(uitest.Key("enter")); len(uitest.RunAsRoot(m, cmd, quit)) == 0 {
 		t.Fatal(":q did not quit")
 	}
-}
-
-// collectThen delivers cmd's messages and returns the commands they yield.
-func collectThen(t *testing.T, m *Model, cmd tea.Cmd) tea.Cmd {
-	t.Helper()
-	var cmds []tea.Cmd
-	for _, msg := range collect(cmd, 3) {
-		_, next := m.Update(msg)
-		cmds = append(cmds, next)
-	}
-	return tea.Batch(cmds...)
 }
 
 func TestQuitAsksWhileTransferRuns(t *testing.T) {
@@ -192,7 +144,7 @@ func TestQuitAsksWhileTransferRuns(t *testing.T) {
 	m.Update(uitest.Key("q"))
 	// y cancels the transfer, and the console ends once its task did: a
 	// cancelled backup removes its incomplete file before that.
-	if _, cmd := m.Update(uitest.Key("y")); quits(collectThen(t, m, cmd)) {
+	if _, cmd := m.Update(uitest.Key("y")); len(uitest.RunAsRoot(m, cmd, quit)) > 0 {
 		t.Fatal("y quit before the cancelled transfer ended")
 	}
 	if transfer.Err() == nil {

@@ -22,8 +22,8 @@ func TestEscWalksBackAcrossPanes(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	typeKeys(t, m, "2")
 	// enter on a job in the graph: the connections pane sends both.
-	settle(t, m, tea.Batch(common.Send(common.FocusPaneMsg{Index: common.PaneJobs}),
-		common.Send(common.OpenJobMsg{ConfigID: 7, Path: "/Data/ImportJobs/Orders.imp"})))
+	uitest.RunAsRoot(m, tea.Batch(common.Send(common.FocusPaneMsg{Index: common.PaneJobs}),
+		common.Send(common.OpenJobMsg{ConfigID: 7, Path: "/Data/ImportJobs/Orders.imp"})), quit)
 	if m.ActivePane() != common.PaneJobs {
 		t.Fatalf("the jump left pane %d active", m.ActivePane())
 	}

@@ -13,13 +13,8 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/exp/teatest/v2"
-
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
-	"github.com/dapconsole/dapconsole/server/store"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/connections"
 	"github.com/dapconsole/dapconsole/ui/folders"
@@ -29,36 +24,12 @@ import (
 // startConnectionsConsole is startConsole with the real connections pane
 // in place of its placeholder (the jobs pane, which polls on its own,
 // stays a placeholder so the status line holds still).
-func startConnectionsConsole(t *testing.T, o consoleOpts) (*console, *api.Client) {
+func startConnectionsConsole(t *testing.T, o consoleOpts) *console {
 	t.Helper()
-	if o.user == "" {
-		o.user, o.password = "admin", "admin"
+	o.panes = func(ctx *common.Context) []common.Pane {
+		return []common.Pane{folders.New(ctx), connections.New(ctx), uitest.NewStub(ctx, "Jobs", "tested in ui/jobs")}
 	}
-	dir := t.TempDir()
-	url := demoServerIn(t, dir, o.wrap)
-	client := api.New(url, o.user, o.password)
-	ctx := common.NewContext(client, "http://dap.test", o.user, "", o.readOnly)
-	if o.sealed {
-		secrets, err := store.OpenSecrets(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx.Seal = secrets.Seal
-	}
-	ctx.Now = func() time.Time { return fixedNow }
-	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx,
-		folders.New(ctx),
-		connections.New(ctx),
-		uitest.NewStub(ctx, "Jobs", "tested in ui/jobs"),
-	)})
-	tm := teatest.NewTestModel(t, probe{m},
-		teatest.WithInitialTermSize(o.width, o.height),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	t.Cleanup(func() {
-		tm.Quit()
-		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	})
-	return &console{t: t, tm: tm}, client
+	return startConsole(t, o)
 }
 
 // waitQuiet waits until the screen shows want and none of avoid (a
@@ -187,7 +158,7 @@ func TestConnectionsGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := startConnectionsConsole(t, tt.opts)
+			c := startConnectionsConsole(t, tt.opts)
 			c.t = t
 			screen := tt.drive(c)
 			for _, secret := range []string{"warehouse-reader", "s3cret-pw", "demo/secret/key", "AKIADEMO"} {
@@ -258,7 +229,8 @@ fi
 			h.ServeHTTP(w, r)
 		})
 	}
-	c, client := startConnectionsConsole(t, consoleOpts{width: 120, height: 32, wrap: recordCreate, sealed: true})
+	c := startConnectionsConsole(t, consoleOpts{width: 120, height: 32, wrap: recordCreate, sealed: true})
+	client := c.client
 	ctx := context.Background()
 	const path = "/Data/Connections/E2E DB.dst"
 	c.openConnections()

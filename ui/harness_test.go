@@ -9,13 +9,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/servertest"
+	"github.com/dapconsole/dapconsole/server/store"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/folders"
 	"github.com/dapconsole/dapconsole/ui/uitest"
@@ -25,25 +25,13 @@ import (
 // file names hold still in golden files.
 var fixedNow = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
 
-// demoServer starts the embedded platform with demo data behind an
-// httptest server; wrap, when given, sits in front of the real handler.
-func demoServer(t *testing.T, wrap func(http.Handler) http.Handler) string {
-	t.Helper()
-	return demoServerIn(t, t.TempDir(), wrap)
-}
-
-// demoServerIn is demoServer on the data directory dir.
-func demoServerIn(t *testing.T, dir string, wrap func(http.Handler) http.Handler) string {
-	t.Helper()
-	return servertest.Start(t, server.Config{DataDir: dir, DemoData: true}, wrap).URL
-}
-
 // console is a console under test: a real program fed by teatest, whose
 // screen the test reads through snapshot messages handled on the program's
 // own goroutine (no data race with Update).
 type console struct {
-	t  *testing.T
-	tm *teatest.TestModel
+	t      *testing.T
+	tm     *teatest.TestModel
+	client *api.Client // the console's, for a test to check the server
 }
 
 type consoleOpts struct {
@@ -92,13 +80,7 @@ func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // asciiScreen is the frame as text: escape sequences and trailing blanks
 // dropped, spinner frames replaced by one fixed character so that golden
 // files do not depend on when the snapshot was taken.
-func asciiScreen(frame string) string {
-	lines := strings.Split(ansi.Strip(frame), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(spinnerFrames.Replace(l), " ")
-	}
-	return strings.Join(lines, "\n") + "\n"
-}
+func asciiScreen(frame string) string { return spinnerFrames.Replace(uitest.Screen(frame)) }
 
 var spinnerFrames = strings.NewReplacer("⠋", "*", "⠙", "*", "⠹", "*", "⠸", "*", "⠼", "*", "⠴", "*", "⠦", "*", "⠧", "*", "⠇", "*", "⠏", "*")
 
@@ -110,13 +92,21 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 	if o.width == 0 {
 		o.width, o.height = 100, 30
 	}
-	pl := servertest.Start(t, server.Config{DataDir: t.TempDir(), DemoData: true}, o.wrap)
-	url := pl.URL
+	dir := t.TempDir()
+	pl := servertest.Start(t, server.Config{DataDir: dir, DemoData: true}, o.wrap)
 	if o.seed != nil {
-		o.seed(pl.Server, url)
+		o.seed(pl.Server, pl.URL)
 	}
+	client := api.New(pl.URL, o.user, o.password)
 	// The header shows a fixed name: the test server's port changes each run.
-	ctx := common.NewContext(api.New(url, o.user, o.password), "http://dap.test", o.user, "", o.readOnly)
+	ctx := common.NewContext(client, "http://dap.test", o.user, "", o.readOnly)
+	if o.sealed {
+		secrets, err := store.OpenSecrets(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx.Seal = secrets.Seal
+	}
 	ctx.Now = func() time.Time { return fixedNow }
 	if o.now != nil {
 		ctx.Now = o.now
@@ -135,7 +125,7 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 	tm := teatest.NewTestModel(t, probe{m},
 		teatest.WithInitialTermSize(o.width, o.height),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	c := &console{t: t, tm: tm}
+	c := &console{t: t, tm: tm, client: client}
 	t.Cleanup(func() {
 		tm.Quit()
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))

@@ -39,7 +39,7 @@ func TestAFourthPaneIsOneLine(t *testing.T) {
 		t.Errorf("the header has no tab 4 Queues: %q", header)
 	}
 	typeKeys(t, m, "1")
-	settle(t, m, m.runCommand("queues"))
+	uitest.RunAsRoot(m, m.runCommand("queues"), quit)
 	if m.ActivePane() != 3 {
 		t.Errorf(":queues shows pane %d, want 3", m.ActivePane())
 	}

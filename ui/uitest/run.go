@@ -27,24 +27,29 @@ func Press[M any](m Updater[M], names ...string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Run delivers what cmd produces to m, and what that produces, until
-// nothing is left, as the program would (timers aside). It returns the
-// messages keep holds back from m (status lines, dialogs, messages for the
-// root); a nil keep delivers every message.
+// Run delivers what cmd produces to a pane m, and what that produces,
+// until nothing is left, as the program would (timers aside). It returns
+// the messages keep holds back from m (status lines, dialogs, messages for
+// the root); a nil keep delivers every message.
 func Run[M any](m Updater[M], cmd tea.Cmd, keep func(tea.Msg) bool) []tea.Msg {
+	return run(m, cmd, keep, Expand)
+}
+
+// RunAsRoot is Run for the root model, which gets tasks as they are
+// (Messages): it keeps the count of running tasks and the server's health.
+func RunAsRoot[M any](m Updater[M], cmd tea.Cmd, keep func(tea.Msg) bool) []tea.Msg {
+	return run(m, cmd, keep, Messages)
+}
+
+func run[M any](m Updater[M], cmd tea.Cmd, keep func(tea.Msg) bool, messages func(tea.Cmd) []tea.Msg) []tea.Msg {
 	var kept []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		for _, msg := range Expand(c) {
-			if keep != nil && keep(msg) {
-				kept = append(kept, msg)
-				continue
-			}
-			_, next := m.Update(msg)
-			queue = append(queue, next)
+	for queue := messages(cmd); len(queue) > 0; queue = queue[1:] {
+		if keep != nil && keep(queue[0]) {
+			kept = append(kept, queue[0])
+			continue
 		}
+		_, next := m.Update(queue[0])
+		queue = append(queue, messages(next)...)
 	}
 	return kept
 }

@@ -44,10 +44,10 @@ func Key(name string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: []rune(name)[0], Text: name}
 }
 
-// Expand runs cmd and returns the messages it produced, in order: batches
-// and sequences opened, a task's result in place of the task, and the
-// task-started notes and timers (see IsTimer) dropped.
-func Expand(cmd tea.Cmd) []tea.Msg {
+// Messages runs cmd as the program does and returns the messages it
+// produced, in order: batches and sequences opened, timers (see IsTimer)
+// left out. These are what the root gets; a pane gets Expand's.
+func Messages(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil || IsTimer(cmd) {
 		return nil
 	}
@@ -58,17 +58,27 @@ func Expand(cmd tea.Cmd) []tea.Msg {
 	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
 		var out []tea.Msg
 		for i := range v.Len() {
-			out = append(out, Expand(v.Index(i).Interface().(tea.Cmd))...)
+			out = append(out, Messages(v.Index(i).Interface().(tea.Cmd))...)
 		}
 		return out
 	}
-	switch m := msg.(type) {
-	case common.TaskDoneMsg:
-		return []tea.Msg{m.Msg}
-	case common.TaskStartedMsg:
-		return nil
-	}
 	return []tea.Msg{msg}
+}
+
+// Expand is Messages as a pane gets them from the root: a task's result in
+// place of the task, and the task-started notes dropped.
+func Expand(cmd tea.Cmd) []tea.Msg {
+	var out []tea.Msg
+	for _, msg := range Messages(cmd) {
+		switch m := msg.(type) {
+		case common.TaskDoneMsg:
+			out = append(out, m.Msg)
+		case common.TaskStartedMsg:
+		default:
+			out = append(out, msg)
+		}
+	}
+	return out
 }
 
 // sgr matches the select-graphic-rendition sequences the console's own
