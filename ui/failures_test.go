@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,47 +14,71 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/credentials"
+	"github.com/dapconsole/dapconsole/theme"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/connections"
 	"github.com/dapconsole/dapconsole/ui/folders"
 	"github.com/dapconsole/dapconsole/ui/jobs"
+	"github.com/dapconsole/dapconsole/ui/login"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // Every pane reports a failure one way (common.Fail): the status line says
 // it in plain words (common.Explain) and the header's health reads it. The
 // server is gone, so each pane's read fails as "does not answer" and the
-// header turns from "connecting" to "down".
+// header turns from "connecting" to "down"; a server that refuses the
+// password turns it to "login"; a failure that is not the server's (a
+// profile that does not exist) leaves it alone.
 func TestFailuresReachTheStatusLineExplained(t *testing.T) {
 	gone := httptest.NewServer(http.NotFoundHandler())
 	gone.Close()
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer refusing.Close()
 	const orders = "/Data/ImportJobs/Orders.imp"
+	header := map[healthState]func(theme.Symbols) string{
+		healthDown:         func(s theme.Symbols) string { return s.Unhealthy },
+		healthUnauthorized: func(s theme.Symbols) string { return s.Error + " login" },
+		healthUnknown:      func(theme.Symbols) string { return "○ connecting" },
+	}
 	tests := []struct {
 		name    string
+		server  string
 		index   int
-		pane    func(*common.Context) common.Pane
-		command string // typed at `:` once the console runs; empty when its first read fails
+		pane    func(*common.Context) common.Pane // nil: stubs only
+		command string                            // typed at `:` once the console runs; empty when its first read fails
 		says    string
+		health  healthState
 	}{
-		{"folders", common.PaneFolders, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
-			"", "reading the root folder: the server does not answer"},
-		{"connections", common.PaneConnections, func(ctx *common.Context) common.Pane { return connections.New(ctx) },
-			"", "reading the connections: the server does not answer"},
-		{"jobs, from its result", common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
-			"trigger " + orders, "trigger " + orders + ": the server does not answer"},
-		{"jobs, from inside a task", common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
-			"history " + orders, "history of " + orders + ": the server does not answer"},
+		{"folders", gone.URL, common.PaneFolders, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
+			"", "reading the root folder: the server does not answer", healthDown},
+		{"connections", gone.URL, common.PaneConnections, func(ctx *common.Context) common.Pane { return connections.New(ctx) },
+			"", "reading the connections: the server does not answer", healthDown},
+		{"jobs, from its result", gone.URL, common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
+			"trigger " + orders, "trigger " + orders + ": the server does not answer", healthDown},
+		{"jobs, from inside a task", gone.URL, common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
+			"history " + orders, "history of " + orders + ": the server does not answer", healthDown},
+		{"root, a 401 without a login screen", refusing.URL, common.PaneFolders, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
+			"", "the server refused the credentials of admin: ", healthUnauthorized},
+		{"login's :profile, not the server's failure", gone.URL, common.PaneFolders, nil,
+			"profile nosuch", `switching to profile nosuch: profile "nosuch" not found`, healthUnknown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := common.NewContext(api.New(gone.URL, "admin", "admin"), "http://dap.test", "admin", "", false)
+			ctx := common.NewContext(api.New(tt.server, "admin", "admin"), "http://dap.test", "admin", "", false)
 			panes := []common.Pane{
 				uitest.NewStub(ctx, "Folders", "not under test"),
 				uitest.NewStub(ctx, "Connections", "not under test"),
 				uitest.NewStub(ctx, "Jobs", "not under test"),
 			}
-			panes[tt.index] = tt.pane(ctx)
-			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, panes...)})
+			if tt.pane != nil {
+				panes[tt.index] = tt.pane(ctx)
+			}
+			cfg := login.Config{ProfilesPath: filepath.Join(t.TempDir(), "profiles.json"), Verify: credentials.CheckWithServer}
+			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, panes...),
+				Commands: []common.Command{login.ProfileCommand(ctx, cfg, func(string) string { return "" })}})
 			tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(160, 20),
 				teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 			t.Cleanup(func() {
@@ -67,8 +92,9 @@ func TestFailuresReachTheStatusLineExplained(t *testing.T) {
 				c.keys("enter")
 			}
 			screen := c.waitFor(tt.says)
-			if header := strings.SplitN(screen, "\n", 2)[0]; !strings.Contains(header, ctx.Styles.Symbols.Unhealthy) {
-				t.Errorf("the header does not say the server is down:\n%s", screen)
+			want := header[tt.health](ctx.Styles.Symbols)
+			if top := strings.SplitN(screen, "\n", 2)[0]; !strings.Contains(top, want) {
+				t.Errorf("the header does not say %q:\n%s", want, screen)
 			}
 		})
 	}
