@@ -200,9 +200,7 @@ func TestFolderManagementKeys(t *testing.T) {
 	submit := func(t *testing.T, cmd tea.Cmd, typed string) folderWrite {
 		t.Helper()
 		d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(cmd)).Dialog
-		for _, r := range typed {
-			d, _ = d.Update(uitest.Key(string(r)))
-		}
+		d = uitest.Type(d, typed)
 		_, done := d.Update(uitest.Key("enter"))
 		return uitest.Only[folderWrite](t, uitest.Expand(done))
 	}
@@ -361,15 +359,11 @@ func TestRestoreIntoANewPath(t *testing.T) {
 			uitest.Press(p, "left")
 			d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "R"))).Dialog
 			d.SetSize(100, 30)
-			for _, r := range zip {
-				d, _ = d.Update(uitest.Key(string(r)))
-			}
+			d = uitest.Type(d, zip)
 			d, _ = d.Update(uitest.Key("tab"))
 			if tc.into != "" {
 				d, _ = d.Update(uitest.Key("ctrl+u"))
-				for _, r := range tc.into {
-					d, _ = d.Update(uitest.Key(string(r)))
-				}
+				d = uitest.Type(d, tc.into)
 			}
 			d, msgs := uitest.Submit(d)
 			if tc.refusal != "" {

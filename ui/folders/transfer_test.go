@@ -61,9 +61,7 @@ func TestTransferFormsCheckTheDiskInATask(t *testing.T) {
 			d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, tt.key))).Dialog
 			d.SetSize(100, 30)
 			d, _ = d.Update(uitest.Key("ctrl+u"))
-			for _, r := range tt.file {
-				d, _ = d.Update(uitest.Key(string(r)))
-			}
+			d = uitest.Type(d, tt.file)
 			if tt.toggle != "" {
 				for range 10 {
 					if d.(*dialog.Form).Focused() == tt.toggle {

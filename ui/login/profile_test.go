@@ -10,6 +10,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 func TestProfileCommand(t *testing.T) {
@@ -108,7 +109,7 @@ func TestProfileCommand(t *testing.T) {
 			}
 
 			cmd := ProfileCommand(ctx, cfg, getenv)
-			tt.check(t, results(t, cmd.Run(tt.args)))
+			tt.check(t, uitest.Expand(cmd.Run(tt.args)))
 		})
 	}
 }
@@ -116,7 +117,7 @@ func TestProfileCommand(t *testing.T) {
 func wantLoggedIn(profile string, readOnly bool) func(*testing.T, []tea.Msg) {
 	return func(t *testing.T, msgs []tea.Msg) {
 		t.Helper()
-		got := only[common.LoggedInMsg](t, msgs)
+		got := uitest.Only[common.LoggedInMsg](t, msgs)
 		if got.Profile != profile || got.ReadOnly != readOnly || got.Client == nil {
 			t.Fatalf("logged in to %q read-only=%v, want %q read-only=%v", got.Profile, got.ReadOnly, profile, readOnly)
 		}
@@ -129,7 +130,7 @@ func wantLoggedIn(profile string, readOnly bool) func(*testing.T, []tea.Msg) {
 func wantScreen(reason, user string) func(*testing.T, []tea.Msg) {
 	return func(t *testing.T, msgs []tea.Msg) {
 		t.Helper()
-		open := only[common.OpenDialogMsg](t, msgs)
+		open := uitest.Only[common.OpenDialogMsg](t, msgs)
 		s, ok := open.Dialog.(*Screen)
 		if !ok {
 			t.Fatalf("opened %T, want the login screen", open.Dialog)
@@ -146,7 +147,7 @@ func wantScreen(reason, user string) func(*testing.T, []tea.Msg) {
 func wantStatus(level common.Level, text string) func(*testing.T, []tea.Msg) {
 	return func(t *testing.T, msgs []tea.Msg) {
 		t.Helper()
-		got := only[common.StatusMsg](t, msgs)
+		got := uitest.Only[common.StatusMsg](t, msgs)
 		if got.Level != level || !strings.Contains(got.Text, text) {
 			t.Fatalf("status %v %q, want %v containing %q", got.Level, got.Text, level, text)
 		}

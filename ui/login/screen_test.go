@@ -6,13 +6,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/zalando/go-keyring"
@@ -71,89 +68,6 @@ func testConfig(t *testing.T) Config {
 	}
 }
 
-// typeInto sends text one rune at a time.
-func typeInto(d common.Dialog, text string) common.Dialog {
-	for _, r := range text {
-		d, _ = d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
-	return d
-}
-
-// results runs cmd as the program would and returns the messages the model
-// would get: batches and sequences opened, a task's result unwrapped.
-func results(t *testing.T, cmd tea.Cmd) []tea.Msg {
-	t.Helper()
-	if cmd == nil {
-		return nil
-	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("a command did not return")
-	}
-	switch m := msg.(type) {
-	case nil, common.TaskStartedMsg:
-		return nil
-	case common.TaskDoneMsg:
-		return []tea.Msg{m.Msg}
-	case tea.BatchMsg:
-		return resultsOf(t, m)
-	}
-	// tea.Sequence's message type is unexported: a slice of commands.
-	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
-		cmds := make([]tea.Cmd, v.Len())
-		for i := range cmds {
-			cmds[i] = v.Index(i).Interface().(tea.Cmd)
-		}
-		return resultsOf(t, cmds)
-	}
-	return []tea.Msg{msg}
-}
-
-func resultsOf(t *testing.T, cmds []tea.Cmd) []tea.Msg {
-	var out []tea.Msg
-	for _, c := range cmds {
-		out = append(out, results(t, c)...)
-	}
-	return out
-}
-
-func only[T any](t *testing.T, msgs []tea.Msg) T {
-	t.Helper()
-	var found []T
-	for _, m := range msgs {
-		if v, ok := m.(T); ok {
-			found = append(found, v)
-		}
-	}
-	if len(found) != 1 {
-		t.Fatalf("want one %T among %#v", *new(T), msgs)
-	}
-	return found[0]
-}
-
-// submit presses enter on the screen and delivers the check's result back.
-func submit(t *testing.T, s *Screen) (common.Dialog, []tea.Msg) {
-	t.Helper()
-	d, cmd := s.Update(uitest.Key("enter"))
-	if d == nil {
-		t.Fatal("enter closed the screen before any check")
-	}
-	var after []tea.Msg
-	for _, msg := range results(t, cmd) {
-		var next tea.Cmd
-		d, next = d.Update(msg)
-		after = append(after, results(t, next)...)
-		if d == nil {
-			break
-		}
-	}
-	return d, after
-}
-
 func TestScreenFirstStartLogsInAndStores(t *testing.T) {
 	keyring.MockInit()
 	url := platformURL
@@ -165,23 +79,23 @@ func TestScreenFirstStartLogsInAndStores(t *testing.T) {
 		t.Fatalf("focus on %s, want Server at a first start", s.Focused())
 	}
 
-	d := typeInto(s, url+"/")
+	d := uitest.Type(s, url+"/")
 	d, _ = d.Update(uitest.Key("enter")) // enter walks down while there is no password
-	d = typeInto(d, "admin")
+	d = uitest.Type(d, "admin")
 	d, _ = d.Update(uitest.Key("enter"))
 	if got := d.(*Screen).Focused(); got != "Password" {
 		t.Fatalf("focus on %s, want Password", got)
 	}
-	d = typeInto(d, testPassword)
+	d = uitest.Type(d, testPassword)
 	if view := ansi.Strip(d.View()); strings.Contains(view, testPassword) || !strings.Contains(view, strings.Repeat("•", len(testPassword))) {
 		t.Fatalf("the password is not masked:\n%s", view)
 	}
 
-	d, msgs := submit(t, d.(*Screen))
+	d, msgs := uitest.Submit(d)
 	if d != nil {
 		t.Fatalf("the screen stays open after an accepted login: %s", ansi.Strip(d.View()))
 	}
-	loggedIn := only[common.LoggedInMsg](t, msgs)
+	loggedIn := uitest.Only[common.LoggedInMsg](t, msgs)
 	server := strings.TrimRight(url, "/")
 	if loggedIn.Server != server || loggedIn.User != "admin" || loggedIn.Profile != "default" || loggedIn.ReadOnly || loggedIn.Client == nil {
 		t.Fatalf("logged in %+v", loggedIn)
@@ -235,13 +149,13 @@ func TestScreenRefusesAndSaysWhy(t *testing.T) {
 				credentials.Profile{Server: tt.server, User: tt.user}, "")
 			s.SetSize(80, 20)
 			s.focusField(fieldPassword)
-			d, msgs := submit(t, typeInto(s, tt.password).(*Screen))
+			d, msgs := uitest.Submit(uitest.Type(s, tt.password))
 			if tt.wantNotice != "" {
 				if d != nil {
 					t.Fatalf("screen still open: %s", ansi.Strip(d.View()))
 				}
-				only[common.LoggedInMsg](t, msgs)
-				if status := only[common.StatusMsg](t, msgs); !strings.Contains(status.Text, tt.wantNotice) || status.Level != common.LevelInfo {
+				uitest.Only[common.LoggedInMsg](t, msgs)
+				if status := uitest.Only[common.StatusMsg](t, msgs); !strings.Contains(status.Text, tt.wantNotice) || status.Level != common.LevelInfo {
 					t.Fatalf("status %q (level %d), want the keyring advice as information", status.Text, status.Level)
 				}
 				return
@@ -310,7 +224,7 @@ func TestScreenGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := New(tt.ctx, testConfig(t), tt.reason)
 			s.SetSize(tt.width, tt.height)
-			typeInto(s, tt.typed)
+			uitest.Type(s, tt.typed)
 			s.problem = tt.problem
 			got := ansi.Strip(s.View())
 			for i, line := range strings.Split(got, "\n") {

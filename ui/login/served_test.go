@@ -37,18 +37,18 @@ func TestScreenServedKeepsThePasswordInMemory(t *testing.T) {
 		}
 	}
 
-	d = typeInto(d, "wrong")
-	d, _ = submit(t, d.(*Screen))
+	d = uitest.Type(d, "wrong")
+	d, _ = uitest.Submit(d)
 	if d == nil || !strings.Contains(ansi.Strip(d.View()), "wrong user or password") {
 		t.Fatalf("a wrong password was not refused on the screen")
 	}
 
-	d = typeInto(d, testPassword)
-	d, msgs := submit(t, d.(*Screen))
+	d = uitest.Type(d, testPassword)
+	d, msgs := uitest.Submit(d)
 	if d != nil {
 		t.Fatalf("the screen stays open after an accepted login:\n%s", ansi.Strip(d.View()))
 	}
-	loggedIn := only[common.LoggedInMsg](t, msgs)
+	loggedIn := uitest.Only[common.LoggedInMsg](t, msgs)
 	if loggedIn.User != "admin" || loggedIn.Server != platformURL || !loggedIn.ReadOnly || loggedIn.Client == nil {
 		t.Fatalf("logged in %+v, want admin on the session's server, read-only", loggedIn)
 	}

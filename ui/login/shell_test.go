@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -18,18 +17,8 @@ import (
 	"github.com/dapconsole/dapconsole/ui"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/folders"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
-
-// emptyPane is the whole console behind the login screen in these tests.
-type emptyPane struct{}
-
-func (emptyPane) Init() tea.Cmd                           { return nil }
-func (p emptyPane) Update(tea.Msg) (common.Pane, tea.Cmd) { return p, nil }
-func (emptyPane) View() string                            { return "" }
-func (emptyPane) SetSize(int, int)                        {}
-func (emptyPane) Title() string                           { return "Folders" }
-func (emptyPane) ShortHelp() []key.Binding                { return nil }
-func (emptyPane) FullHelp() [][]key.Binding               { return nil }
 
 type shell struct {
 	tm     *teatest.TestModel
@@ -48,7 +37,7 @@ func startShell(t *testing.T, loggedIn bool, profile string) *shell {
 	} else {
 		ctx = common.NewContext(nil, "", "", "", false)
 	}
-	return startShellOn(t, ctx, emptyPane{})
+	return startShellOn(t, ctx, uitest.NewStub(ctx, "Folders", ""))
 }
 
 // startShellOn is startShell with the context and the panes given.

@@ -6,6 +6,15 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
+// Type types text into d one rune at a time and returns the dialog that
+// follows.
+func Type(d common.Dialog, text string) common.Dialog {
+	for _, r := range text {
+		d, _ = d.Update(Key(string(r)))
+	}
+	return d
+}
+
 // Submit presses enter in d and settles what follows.
 func Submit(d common.Dialog) (common.Dialog, []tea.Msg) {
 	return Settle(d.Update(Key("enter")))
