@@ -26,7 +26,9 @@
 // Its place in the list gives it its tab and its key (1…9, named in help by
 // its title); Command is the `:` command that shows it. A pane that shows
 // folder paths (common.PathResolver, the folders pane) is the one `:cd` and
-// common.GotoPathMsg go to.
+// common.GotoPathMsg go to. Panes send the user to one another with
+// common.FocusPaneMsg{Index: common.PaneJobs}: those indices name places in
+// the list, so a new pane goes at its end.
 //
 // Rules for a pane:
 //   - never block in Update: network calls go through common.StartTask,

@@ -63,3 +63,16 @@ func ownModels(ctx *common.Context) []common.Pane {
 	}
 	return out
 }
+
+// Panes send the user to another by its place in the pane list
+// (common.FocusPaneMsg{Index: common.PaneJobs}): the names of those places
+// must stay on the panes they name when the list changes.
+func TestOwnPaneIndexesNameTheirPanes(t *testing.T) {
+	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
+	panes := defaultPanes(ctx)
+	for index, command := range map[int]string{common.PaneFolders: "folders", common.PaneConnections: "conn", common.PaneJobs: "jobs"} {
+		if index >= len(panes) || panes[index].Command != command {
+			t.Errorf("pane index %d does not hold :%s", index, command)
+		}
+	}
+}
