@@ -176,7 +176,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.ctx.Spinner = m.spinner.View()
 		return m, tea.Batch(cmd, m.broadcast(msg))
-	case watchTickMsg:
+	case watchTimerMsg:
 		return m, m.watchTick(msg)
 	case watchRequest:
 		return m, m.setWatch(msg.every)

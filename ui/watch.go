@@ -22,7 +22,9 @@ type watch struct {
 	ticks common.Requests
 }
 
-type watchTickMsg struct{ ticket common.Ticket }
+// watchTimerMsg is the watch's timer going off; the root passes it on to
+// the panes as common.WatchTickMsg unless an older schedule set it.
+type watchTimerMsg struct{ ticket common.Ticket }
 
 // watchRequest is `:watch DURATION|off`.
 type watchRequest struct{ every time.Duration }
@@ -33,11 +35,11 @@ func (m *Model) scheduleWatch() tea.Cmd {
 		return nil
 	}
 	ticket := m.watch.ticks.Next()
-	return tea.Tick(m.watch.every, func(time.Time) tea.Msg { return watchTickMsg{ticket: ticket} })
+	return tea.Tick(m.watch.every, func(time.Time) tea.Msg { return watchTimerMsg{ticket: ticket} })
 }
 
 // watchTick tells the panes to read again, then schedules the next tick.
-func (m *Model) watchTick(msg watchTickMsg) tea.Cmd {
+func (m *Model) watchTick(msg watchTimerMsg) tea.Cmd {
 	if !m.watch.ticks.Current(msg.ticket) || m.ctx.Client == nil {
 		return nil
 	}

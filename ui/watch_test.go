@@ -74,8 +74,8 @@ func TestWatchTickReachesThePanes(t *testing.T) {
 	m.setWatch(defaultWatch)
 	stale := m.watch.ticks.Latest()
 	m.setWatch(defaultWatch)
-	m.Update(watchTickMsg{ticket: stale})
-	m.Update(watchTickMsg{ticket: m.watch.ticks.Latest()})
+	m.Update(watchTimerMsg{ticket: stale})
+	m.Update(watchTimerMsg{ticket: m.watch.ticks.Latest()})
 	if seen.n != 1 {
 		t.Errorf("the pane saw %d watch ticks, want 1", seen.n)
 	}

@@ -198,14 +198,14 @@ func (p *Pane) readStatuses() tea.Cmd {
 	p.status.inFlight = true
 	ticket := p.status.reads.Next()
 	return common.StartTask("reading job progress", common.Quiet, func(ctx context.Context) tea.Msg {
-		return jobStatusMsg{ticket: ticket, results: readStatuses(ctx, client, targets)}
+		return jobStatusMsg{ticket: ticket, results: runStatusReads(ctx, client, targets)}
 	})
 }
 
-// readStatuses runs the reads, statusWorkers at a time. For an execution
+// runStatusReads runs the reads, statusWorkers at a time. For an execution
 // that left the list and is no longer its file's newest, the status speaks
 // of another execution: its own details say how it ended.
-func readStatuses(ctx context.Context, client *api.Client, targets []statusTarget) []statusResult {
+func runStatusReads(ctx context.Context, client *api.Client, targets []statusTarget) []statusResult {
 	ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 	defer cancel()
 	results := make([]statusResult, len(targets))
