@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -41,13 +43,18 @@ func NewPalette(dark bool) Palette {
 // Symbols tell every state in text, so nothing depends on colour alone.
 type Symbols struct {
 	Expanded, Collapsed, Leaf string
-	Marked, Unmarked          string
-	On, Off                   string
-	Cursor                    string
-	Healthy, Unhealthy, Slow  string
-	Error, Notice, Warning    string
-	ReadOnly                  string
-	Crumb                     string
+	// Marked starts a marked row of the tree, before its name; MarkedCell
+	// fills a table's one-character mark column (the job dashboard).
+	Marked, MarkedCell       string
+	On, Off                  string
+	Cursor                   string
+	Healthy, Unhealthy, Slow string
+	Error, Notice, Warning   string
+	ReadOnly                 string
+	Crumb                    string
+	// A job's state starts with one of these, so it reads without colour;
+	// completed, warnings and error take Notice, Warning and Error.
+	JobRunning, JobQueued, JobCanceled, JobUnknown string
 	// Kinds names each kind of file, keyed by its model.Kind, with a glyph
 	// and a word, so a row tells it without colour.
 	Kinds map[string]string
@@ -55,22 +62,26 @@ type Symbols struct {
 
 // DefaultSymbols are the symbols of every theme.
 var DefaultSymbols = Symbols{
-	Expanded:  "▾",
-	Collapsed: "▸",
-	Leaf:      "·",
-	Marked:    "[x]",
-	Unmarked:  "[ ]",
-	On:        "[x]",
-	Off:       "[ ]",
-	Cursor:    "›",
-	Healthy:   "● up",
-	Unhealthy: "✗ down",
-	Slow:      "◌ slow",
-	Error:     "✗",
-	Notice:    "✓",
-	Warning:   "!",
-	ReadOnly:  "read-only",
-	Crumb:     " › ",
+	Expanded:    "▾",
+	Collapsed:   "▸",
+	Leaf:        "·",
+	Marked:      "[x]",
+	MarkedCell:  "*",
+	On:          "[x]",
+	Off:         "[ ]",
+	Cursor:      "›",
+	Healthy:     "● up",
+	Unhealthy:   "✗ down",
+	Slow:        "◌ slow",
+	Error:       "✗",
+	Notice:      "✓",
+	Warning:     "!",
+	ReadOnly:    "read-only",
+	Crumb:       " › ",
+	JobRunning:  ">",
+	JobQueued:   ".",
+	JobCanceled: "-",
+	JobUnknown:  "?",
 	Kinds: map[string]string{
 		"connection":  "⛁ connection",
 		"import-job":  "⇣ import",
@@ -89,9 +100,7 @@ var DefaultSymbols = Symbols{
 type Styles struct {
 	generation uint64
 
-	Dark    bool
 	NoColor bool
-	Palette Palette
 	Symbols Symbols
 
 	// Header line.
@@ -103,13 +112,22 @@ type Styles struct {
 	Row, SelectedRow, MarkedRow, DimRow      lipgloss.Style
 	TreeGuide, Empty, Placeholder            lipgloss.Style
 
+	// Job states, told apart as the dashboard, a history and a plan show
+	// them; JobDataDeleted marks an execution whose data was deleted.
+	JobRunning, JobQueued, JobCompleted, JobWarnings lipgloss.Style
+	JobCanceled, JobFailed, JobOther, JobDataDeleted lipgloss.Style
+
 	// Forms inside panes and dialogs.
 	Label, Value, FieldFocused, ToggleOn, ToggleOff lipgloss.Style
 
 	// Bottom lines.
 	StatusNotice, StatusError, StatusInfo, StatusBusy lipgloss.Style
-	CommandPrompt, CommandHint                        lipgloss.Style
+	CommandHint                                       lipgloss.Style
 	Help                                              help.Styles
+
+	// TextInput draws every text field: forms, filters, the command line
+	// (whose prompt is the accent's), the login screen.
+	TextInput textinput.Styles
 
 	// Dialogs: a plain one, and one for destructive confirmations that
 	// cannot be missed.
@@ -135,7 +153,7 @@ func NoColorRequested() bool { return os.Getenv("NO_COLOR") != "" }
 // reverse video, which survive a monochrome terminal.
 func New(dark, noColor bool) *Styles {
 	p := NewPalette(dark)
-	s := &Styles{generation: generations.Add(1), Dark: dark, NoColor: noColor, Palette: p, Symbols: DefaultSymbols}
+	s := &Styles{generation: generations.Add(1), NoColor: noColor, Symbols: DefaultSymbols}
 	fg := func(c color.Color) lipgloss.Style {
 		if noColor {
 			return lipgloss.NewStyle()
@@ -176,6 +194,15 @@ func New(dark, noColor bool) *Styles {
 	s.Empty = fg(p.Faint).Italic(true)
 	s.Placeholder = fg(p.Subtle).Italic(true)
 
+	s.JobRunning = fg(p.Accent)
+	s.JobQueued = fg(p.Subtle)
+	s.JobCompleted = fg(p.OK)
+	s.JobWarnings = fg(p.Warning)
+	s.JobCanceled = fg(p.Faint)
+	s.JobFailed = fg(p.Danger).Bold(true)
+	s.JobOther = fg(p.Text)
+	s.JobDataDeleted = fg(p.Warning)
+
 	s.Label = fg(p.Subtle)
 	s.Value = fg(p.Text)
 	s.FieldFocused = fg(p.Accent).Bold(true).Underline(true)
@@ -186,8 +213,8 @@ func New(dark, noColor bool) *Styles {
 	s.StatusError = fg(p.Danger).Bold(true)
 	s.StatusInfo = fg(p.Subtle)
 	s.StatusBusy = fg(p.Accent)
-	s.CommandPrompt = fg(p.Accent).Bold(true)
 	s.CommandHint = fg(p.Faint)
+	s.TextInput = textInputStyles(p, fg, noColor)
 	s.Help = help.Styles{
 		Ellipsis:       fg(p.Faint),
 		ShortKey:       fg(p.Subtle).Bold(true),
@@ -208,6 +235,21 @@ func New(dark, noColor bool) *Styles {
 
 	s.TooSmall = fg(p.Warning).Bold(true)
 	return s
+}
+
+// textInputStyles draws typed text plainly, placeholders and suggestions
+// faint, a field without the focus subtle, and the cursor in the accent
+// (in reverse video alone without colour).
+func textInputStyles(p Palette, fg func(color.Color) lipgloss.Style, noColor bool) textinput.Styles {
+	cursor := p.Accent
+	if noColor {
+		cursor = nil
+	}
+	return textinput.Styles{
+		Focused: textinput.StyleState{Text: fg(p.Text), Placeholder: fg(p.Faint), Suggestion: fg(p.Faint), Prompt: fg(p.Accent).Bold(true)},
+		Blurred: textinput.StyleState{Text: fg(p.Subtle), Placeholder: fg(p.Faint), Suggestion: fg(p.Faint), Prompt: fg(p.Subtle)},
+		Cursor:  textinput.CursorStyle{Color: cursor, Shape: tea.CursorBlock, Blink: true},
+	}
 }
 
 // Toggle renders a boolean as a checkbox whose text, not only its colour,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 )
 
@@ -20,6 +21,15 @@ func styles(s *Styles) map[string]lipgloss.Style {
 			out[v.Type().Field(i).Name] = st
 		}
 	}
+	for state, ss := range map[string]textinput.StyleState{"Focused": s.TextInput.Focused, "Blurred": s.TextInput.Blurred} {
+		for _, f := range []struct {
+			name string
+			st   lipgloss.Style
+		}{{"Text", ss.Text}, {"Placeholder", ss.Placeholder}, {"Suggestion", ss.Suggestion}, {"Prompt", ss.Prompt}} {
+			out["TextInput."+state+"."+f.name] = f.st
+		}
+	}
+	out["TextInput.Cursor"] = lipgloss.NewStyle().Foreground(s.TextInput.Cursor.Color)
 	return out
 }
 
@@ -59,11 +69,19 @@ func TestNoColorRequested(t *testing.T) {
 // told apart in text.
 func TestStatesHaveSymbols(t *testing.T) {
 	s := DefaultSymbols
-	pairs := [][2]string{{s.On, s.Off}, {s.Marked, s.Unmarked}, {s.Expanded, s.Collapsed}, {s.Healthy, s.Unhealthy}, {s.Error, s.Notice}}
+	pairs := [][2]string{{s.On, s.Off}, {s.Marked, ""}, {s.MarkedCell, " "}, {s.Expanded, s.Collapsed}, {s.Healthy, s.Unhealthy}, {s.Error, s.Notice}}
 	for _, p := range pairs {
 		if p[0] == "" || p[0] == p[1] {
 			t.Errorf("states drawn alike: %q and %q", p[0], p[1])
 		}
+	}
+	jobStates := []string{s.JobRunning, s.JobQueued, s.JobCanceled, s.JobUnknown, s.Notice, s.Warning, s.Error}
+	seen := map[string]bool{}
+	for _, sym := range jobStates {
+		if sym == "" || seen[sym] {
+			t.Errorf("job states drawn alike or blank: %q in %q", sym, jobStates)
+		}
+		seen[sym] = true
 	}
 	if New(true, true).Toggle(true) == New(true, true).Toggle(false) {
 		t.Error("a toggle on and off look the same without colour")

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/ui/common"
@@ -17,7 +16,7 @@ import (
 // matching commands hinted below it and tab completing the name.
 type commandLine struct {
 	ctx      *common.Context
-	input    textinput.Model
+	input    common.TextInput
 	active   bool
 	commands []common.Command
 	complete key.Binding
@@ -26,7 +25,7 @@ type commandLine struct {
 }
 
 func newCommandLine(ctx *common.Context, commands []common.Command) commandLine {
-	in := textinput.New()
+	in := common.NewTextInput(ctx)
 	in.Prompt = ":"
 	sort.SliceStable(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
 	return commandLine{
@@ -73,9 +72,7 @@ func (c *commandLine) update(msg tea.KeyPressMsg, m *Model) tea.Cmd {
 		return nil
 	}
 	c.candidates = nil
-	var cmd tea.Cmd
-	c.input, cmd = c.input.Update(msg)
-	return cmd
+	return c.input.Update(msg)
 }
 
 // completePath completes the folder path of `:cd` as far as the folders

@@ -2,7 +2,6 @@ package common
 
 import (
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -11,7 +10,7 @@ import (
 // it and leaves, and the arrows leave the field to move among the matches
 // (j and k stay letters of the filter).
 type FilterField struct {
-	input  textinput.Model
+	input  TextInput
 	active bool
 	width  int
 }
@@ -27,8 +26,8 @@ const (
 )
 
 // NewFilterField returns an inactive field; placeholder says what it searches.
-func NewFilterField(placeholder string) FilterField {
-	input := textinput.New()
+func NewFilterField(ctx *Context, placeholder string) FilterField {
+	input := NewTextInput(ctx)
 	input.Prompt = "/"
 	input.Placeholder = placeholder
 	return FilterField{input: input}
@@ -85,9 +84,7 @@ func (f *FilterField) Update(msg tea.KeyPressMsg, k *KeyMap) (FilterAction, tea.
 		f.close()
 		return FilterLeft, nil
 	}
-	var cmd tea.Cmd
-	f.input, cmd = f.input.Update(msg)
-	return FilterEdited, cmd
+	return FilterEdited, f.input.Update(msg)
 }
 
 func (f *FilterField) close() {

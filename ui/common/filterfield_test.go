@@ -26,7 +26,7 @@ func TestFilterField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := NewFilterField("filter")
+			f := NewFilterField(NewContext(nil, "", "", "", false), "filter")
 			f.Start()
 			for i, s := range tt.steps {
 				action, _ := f.Update(s.key, k)

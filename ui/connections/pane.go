@@ -57,7 +57,7 @@ type Pane struct {
 
 // New returns the connections pane.
 func New(ctx *common.Context) *Pane {
-	return &Pane{ctx: ctx, filter: common.NewFilterField("filter name, type, path, description"), level: 1, typesPending: map[int64]bool{}, graphs: map[int64]*graph{},
+	return &Pane{ctx: ctx, filter: common.NewFilterField(ctx, "filter name, type, path, description"), level: 1, typesPending: map[int64]bool{}, graphs: map[int64]*graph{},
 		nodeCache: map[*node]renderedNode{}}
 }
 

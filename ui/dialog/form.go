@@ -63,7 +63,7 @@ type Form struct {
 	title, note   string
 	submitLabel   string
 	fields        []Field
-	inputs        map[int]*textinput.Model
+	inputs        map[int]*common.TextInput
 	pickers       map[int]*common.Picker
 	focus         int
 	problem       string
@@ -77,15 +77,14 @@ type Form struct {
 func NewForm(ctx *common.Context, title, note, submitLabel string, fields []Field, submit func(Values) (tea.Msg, error)) *Form {
 	f := &Form{
 		ctx: ctx, title: title, note: note, submitLabel: submitLabel, fields: fields,
-		inputs: map[int]*textinput.Model{}, pickers: map[int]*common.Picker{}, submit: submit,
+		inputs: map[int]*common.TextInput{}, pickers: map[int]*common.Picker{}, submit: submit,
 		toggleKey: key.NewBinding(key.WithKeys(ctx.Keys.Mark.Keys()...), key.WithHelp("space", "toggle")),
 	}
 	for i, fl := range fields {
 		if !fl.Text {
 			continue
 		}
-		in := textinput.New()
-		in.Prompt = ""
+		in := common.NewTextInput(ctx)
 		in.SetValue(fl.Value)
 		if fl.Secret {
 			in.EchoMode = textinput.EchoPassword
@@ -168,8 +167,7 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		return f, nil
 	}
 	if in, isText := f.inputs[f.focus]; isText {
-		updated, cmd := in.Update(press)
-		*in = updated
+		cmd := in.Update(press)
 		f.problem = ""
 		if pick := f.pickers[f.focus]; pick != nil {
 			pick.Filter(in.Value())

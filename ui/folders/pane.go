@@ -66,7 +66,7 @@ type Pane struct {
 
 // New returns the folder tree pane.
 func New(ctx *common.Context) *Pane {
-	return &Pane{ctx: ctx, tree: newTree(), filter: common.NewFilterField("filter"), reads: map[int64]*common.Requests{}, rows: newRowCache()}
+	return &Pane{ctx: ctx, tree: newTree(), filter: common.NewFilterField(ctx, "filter"), reads: map[int64]*common.Requests{}, rows: newRowCache()}
 }
 
 // dropRenderings forgets the rows and breadcrumbs as drawn, whose nodes a

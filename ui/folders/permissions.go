@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -36,7 +35,7 @@ type permEditor struct {
 	reads   common.Requests
 
 	row, col     int // row: 0 owner, 1 others, then groups, then "add"
-	owner        textinput.Model
+	owner        common.TextInput
 	editingOwner bool
 	// people are the platform's users and groups, offered as pick lists
 	// for the owner and a new group (empty when the server lists none).
@@ -55,8 +54,7 @@ const (
 var flagNames = [3]string{"read", "write", "exec"}
 
 func (p *Pane) openPermissions(n *node) tea.Cmd {
-	in := textinput.New()
-	in.Prompt = ""
+	in := common.NewTextInput(p.ctx)
 	in.CharLimit = 128
 	ref := api.FileID(n.id)
 	if n.isFile() {
@@ -281,8 +279,7 @@ func (e *permEditor) handleOwnerKey(msg tea.KeyPressMsg) tea.Cmd {
 			return err
 		})
 	}
-	var cmd tea.Cmd
-	e.owner, cmd = e.owner.Update(msg)
+	cmd := e.owner.Update(msg)
 	e.ownerPick.Filter(e.owner.Value())
 	return cmd
 }

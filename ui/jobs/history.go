@@ -247,7 +247,7 @@ func (p *Pane) historyView() string {
 			b.WriteString(st.SelectedRow.Render(common.AlignLeft(line, max(0, p.width))))
 		} else {
 			b.WriteString(historyLine(" ", exec, p.stateCell(e.JobStatus, historyStateWidth, false), started,
-				runDuration(e.StartTime, e.StopTime), common.Clean(user), st.HealthSlow.Render(data)))
+				runDuration(e.StartTime, e.StopTime), common.Clean(user), st.JobDataDeleted.Render(data)))
 		}
 		b.WriteByte('\n')
 	}

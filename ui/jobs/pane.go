@@ -72,7 +72,7 @@ type Pane struct {
 func New(ctx *common.Context) *Pane {
 	return &Pane{ctx: ctx, after: realAfter, table: newTable(), marked: map[int64]bool{},
 		watched: map[int64]string{}, stopped: map[int64]bool{}, polling: poller{every: defaultEvery}, paths: map[int64]string{},
-		filter: common.NewFilterField("filter job, file, state, user, execution")}
+		filter: common.NewFilterField(ctx, "filter job, file, state, user, execution")}
 }
 
 // Title implements common.Pane.

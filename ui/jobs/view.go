@@ -265,21 +265,27 @@ func (p *Pane) styledRow(r *row, now time.Time) string {
 	}
 	// Colour the state cell only: the rest reads as plain text.
 	paint := stateStyle(st, r.state)
-	return p.rowPrefix(r, false) + p.layout.cells(p.rowCells(r, now), func(s string) string { return paint.Render(s) })
+	return p.rowPrefix(r, false, true) + p.layout.cells(p.rowCells(r, now), func(s string) string { return paint.Render(s) })
 }
 
 func (p *Pane) plainRow(r *row, now time.Time, selected bool) string {
-	return p.rowPrefix(r, selected) + p.layout.cells(p.rowCells(r, now), nil)
+	return p.rowPrefix(r, selected, false) + p.layout.cells(p.rowCells(r, now), nil)
 }
 
-// rowPrefix is the cursor and the mark of a row.
-func (p *Pane) rowPrefix(r *row, selected bool) string {
+// rowPrefix is the cursor and the mark of a row; paint draws the mark in
+// its style, which a row drawn whole in one style (selected, gone) leaves
+// to that style.
+func (p *Pane) rowPrefix(r *row, selected, paint bool) string {
+	st := p.ctx.Styles
 	cursor, mark := " ", " "
 	if selected {
-		cursor = p.ctx.Styles.Symbols.Cursor
+		cursor = st.Symbols.Cursor
 	}
 	if p.marked[r.job.FileID] {
-		mark = "*"
+		mark = st.Symbols.MarkedCell
+		if paint {
+			mark = st.MarkedRow.Render(mark)
+		}
 	}
 	return cursor + mark + " "
 }
@@ -339,41 +345,41 @@ func (p *Pane) stateCell(s model.JobState, width int, dim bool) string {
 func stateText(s model.JobState, sym theme.Symbols) string {
 	switch s.Canonical() {
 	case model.StateRunning:
-		return "> RUNNING"
+		return sym.JobRunning + " RUNNING"
 	case model.StateQueued:
-		return ". QUEUED"
+		return sym.JobQueued + " QUEUED"
 	case model.StateCompleted:
 		return sym.Notice + " COMPLETED"
 	case model.StateCompletedWithWarnings:
 		return sym.Warning + " WARNINGS"
 	case model.StateCanceled:
-		return "- CANCELED"
+		return sym.JobCanceled + " CANCELED"
 	case model.StateError:
 		return sym.Error + " ERROR"
 	case model.StateNone:
 		return "  never run"
 	case "":
-		return "? unknown"
+		return sym.JobUnknown + " unknown"
 	}
-	return "? " + common.Clean(string(s))
+	return sym.JobUnknown + " " + common.Clean(string(s))
 }
 
 func stateStyle(st *theme.Styles, s model.JobState) lipgloss.Style {
 	switch s.Canonical() {
 	case model.StateRunning:
-		return st.StatusBusy
+		return st.JobRunning
 	case model.StateQueued:
-		return st.Label
+		return st.JobQueued
 	case model.StateCompleted:
-		return st.HealthOK
+		return st.JobCompleted
 	case model.StateCompletedWithWarnings:
-		return st.HealthSlow
+		return st.JobWarnings
 	case model.StateCanceled:
-		return st.DimRow
+		return st.JobCanceled
 	case model.StateError:
-		return st.HealthBad
+		return st.JobFailed
 	}
-	return st.Value
+	return st.JobOther
 }
 
 // progressBar draws a percentage: [###-----]  37%.

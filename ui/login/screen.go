@@ -50,7 +50,7 @@ type Screen struct {
 	cfg     Config
 	profile string // the profile to save under; empty lets credentials.Login name it
 	reason  string
-	inputs  [fieldCount]textinput.Model
+	inputs  [fieldCount]common.TextInput
 	focus   int
 
 	checking bool
@@ -97,9 +97,7 @@ func defaultReason(ctx *common.Context, cfg Config) string {
 func ForProfile(ctx *common.Context, cfg Config, profile credentials.Profile, reason string) *Screen {
 	s := &Screen{ctx: ctx, cfg: cfg, profile: profile.Name, reason: reason}
 	for i := range s.inputs {
-		in := textinput.New()
-		in.Prompt = ""
-		s.inputs[i] = in
+		s.inputs[i] = common.NewTextInput(ctx)
 	}
 	s.inputs[fieldPassword].EchoMode = textinput.EchoPassword
 	s.inputs[fieldPassword].EchoCharacter = '•'
@@ -187,8 +185,7 @@ func (s *Screen) press(msg tea.KeyPressMsg) (common.Dialog, tea.Cmd) {
 		s.focusField(s.focus - 1)
 		return s, nil
 	}
-	var cmd tea.Cmd
-	s.inputs[s.focus], cmd = s.inputs[s.focus].Update(msg)
+	cmd := s.inputs[s.focus].Update(msg)
 	s.problem = ""
 	return s, cmd
 }
