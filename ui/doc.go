@@ -31,10 +31,18 @@
 // the list, so a new pane goes at its end.
 //
 // Rules for a pane:
-//   - never block in Update: network calls go through common.StartTask,
-//     which runs them off the loop (the root shows a spinner and the label)
-//     and delivers the task's own typed message; tag results with a request
-//     id and drop stale ones;
+//   - never block in Update: network calls, and reads of the local disk,
+//     go through common.StartTask, which runs them off the loop (the root
+//     shows a spinner and the label) and delivers the task's own typed
+//     message; a form whose submit needs the disk returns a dialog.Check;
+//   - drop stale results one way: each kind of request (a list read, a
+//     view's read, a timer) has a common.Requests; its Next ticket travels
+//     in the request's message and the answer is used only while Current;
+//     Reset on common.LoggedInMsg drops what was asked as the previous user;
+//   - cache renderings keyed on what they show and on
+//     ctx.Styles.Generation(): the root swaps the styles when the terminal
+//     reports its background and tells no pane; draw only with the theme's
+//     styles and symbols (job states, marks, text inputs: common.TextInput);
 //   - report a failed action one way, common.Fail(action, err) (or, from
 //     inside a task that has no result of its own yet, common.Failed): a
 //     401 then reaches the login screen, anything else the status line in
