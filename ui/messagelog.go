@@ -44,6 +44,7 @@ type logDialog struct {
 	ctx           *common.Context
 	entries       []logEntry
 	pager         common.Pager
+	styles        uint64 // the Generation of the styles the pager's lines hold
 	width, height int
 }
 
@@ -55,7 +56,13 @@ func newLogDialog(ctx *common.Context, log *messageLog) *logDialog {
 func (d *logDialog) SetSize(width, height int) {
 	d.width, d.height = width, height
 	d.pager.SetSize(width, height-1)
+	d.setLines()
+}
+
+// setLines draws the entries for the width and the current styles.
+func (d *logDialog) setLines() {
 	d.pager.SetLines(d.lines())
+	d.styles = d.ctx.Styles.Generation()
 }
 
 // lines are the entries, newest first, wrapped to the width under their
@@ -105,6 +112,9 @@ func (d *logDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 // View implements common.Dialog.
 func (d *logDialog) View() string {
 	st := d.ctx.Styles
+	if d.styles != st.Generation() {
+		d.setLines()
+	}
 	title := st.PaneTitle.Render("Messages") + st.Label.Render(fmt.Sprintf("  %s, newest first (esc closes)",
 		common.Plural(len(d.entries), "message")))
 	return common.Fit(title+"\n"+d.pager.View(), d.width, d.height)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dapconsole/dapconsole/theme"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
@@ -61,5 +62,32 @@ func TestShortStatusIsNotMarkedCut(t *testing.T) {
 	m.Update(common.StatusMsg{Level: common.LevelError, Text: "short"})
 	if line := ansi.Strip(m.statusView()); strings.Contains(line, cutHint) || !strings.Contains(line, "esc dismiss") {
 		t.Errorf("status line %q", line)
+	}
+}
+
+// The open log follows new styles, as every rendering does: drawn after
+// the root swapped them, it reads as one opened under the new ones.
+func TestMessageLogFollowsNewStyles(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	open := func(st *theme.Styles) (*logDialog, *common.Context) {
+		ctx := common.NewContext(nil, "", "", "", false)
+		ctx.Styles = st
+		var log messageLog
+		log.add(fixedNow, common.StatusMsg{Level: common.LevelError, Text: "reading /Data: refused"})
+		d := newLogDialog(ctx, &log)
+		d.SetSize(80, 10)
+		return d, ctx
+	}
+	d, ctx := open(theme.New(true, false))
+	dark := d.View()
+	light := theme.New(false, false)
+	ctx.Styles = light
+	fresh, _ := open(light)
+	want := fresh.View()
+	if want == dark {
+		t.Fatal("the light and dark themes draw the same log; the test shows nothing")
+	}
+	if got := d.View(); got != want {
+		t.Errorf("the open log still draws with the old styles:\n got %q\nwant %q", got, want)
 	}
 }
