@@ -25,8 +25,8 @@ func withJobsPane(ctx *common.Context) []common.Pane {
 // running), so these screens are the views that hold still: a finished
 // job's history, and the confirmations and answers opened over it. The
 // moving dashboard has its goldens from fixed answers in ui/jobs.
-// Regenerate with `go test ./ui -run TestJobsGolden -update`.
-func TestJobsGolden(t *testing.T) {
+// Regenerate with `go test ./ui -run TestGoldenJobs -update`.
+func TestGoldenJobs(t *testing.T) {
 	// Orders is the demo's second scheduled job: execution #2, done in a moment.
 	openHistory := func(c *console) string {
 		c.waitFor("Exports/")

@@ -24,12 +24,12 @@ func withoutByteCounts(screen string) string {
 	})
 }
 
-// TestBackupThenRestore takes a backup of /Data from the tree into the
+// TestGoldenBackupThenRestore takes a backup of /Data from the tree into the
 // default local file, restores it into /Exports, then restores it again
 // without overwrite and shows the server's refusal. The archive is a path
 // relative to a directory of the test's own, so the screens do not show
 // where the temporary directories are (TMPDIR).
-func TestBackupThenRestore(t *testing.T) {
+func TestGoldenBackupThenRestore(t *testing.T) {
 	t.Chdir(t.TempDir())
 	const file = "Data.zip"
 	normalize := withoutByteCounts

@@ -205,7 +205,7 @@ func slicesHasKey(bindings []key.Binding, k string) bool {
 	return false
 }
 
-func TestScreenGolden(t *testing.T) {
+func TestGolden(t *testing.T) {
 	tests := []struct {
 		name          string
 		ctx           *common.Context
@@ -214,11 +214,11 @@ func TestScreenGolden(t *testing.T) {
 		problem       string
 		width, height int
 	}{
-		{name: "first_start", ctx: newContext(nil, "", "", ""), reason: "No profile yet: log in to a server.", width: 80, height: 20},
-		{name: "after_401", ctx: newContext(api.New("http://127.0.0.1:8080", "admin", "x"), "http://127.0.0.1:8080", "admin", "local"),
+		{name: "FirstStart", ctx: newContext(nil, "", "", ""), reason: "No profile yet: log in to a server.", width: 80, height: 20},
+		{name: "After401", ctx: newContext(api.New("http://127.0.0.1:8080", "admin", "x"), "http://127.0.0.1:8080", "admin", "local"),
 			reason: "The server refused the password of admin.", typed: testPassword, width: 80, height: 20},
-		{name: "wrong_password", ctx: newContext(nil, "http://127.0.0.1:8080", "admin", "local"), problem: "wrong user or password", width: 80, height: 20},
-		{name: "tiny", ctx: newContext(nil, "https://a-very-long-host-name.example.com", "administrator", ""), reason: "No profile yet: log in to a server.", typed: testPassword, width: 30, height: 6},
+		{name: "WrongPassword", ctx: newContext(nil, "http://127.0.0.1:8080", "admin", "local"), problem: "wrong user or password", width: 80, height: 20},
+		{name: "Tiny", ctx: newContext(nil, "https://a-very-long-host-name.example.com", "administrator", ""), reason: "No profile yet: log in to a server.", typed: testPassword, width: 30, height: 6},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,7 +235,7 @@ func TestScreenGolden(t *testing.T) {
 			if h := strings.Count(got, "\n") + 1; h > tt.height {
 				t.Errorf("view is %d lines, more than %d", h, tt.height)
 			}
-			golden.RequireEqual(t, got) // -update rewrites testdata/TestScreenGolden/*.golden
+			golden.RequireEqual(t, got) // -update rewrites testdata/TestGolden/*.golden
 		})
 	}
 }
