@@ -42,12 +42,7 @@ func TestCdRelativeAndTabCompletion(t *testing.T) {
 func TestRestoreFormRemembers(t *testing.T) {
 	dir := homeOfOwn(t)
 	c := startConsole(t, consoleOpts{width: 100, height: 30})
-	c.waitFor("Exports/")
-	c.keys("j", "j", "j", "b")
-	c.waitFor("start backup")
-	c.keys("ctrl+u")
-	c.typeText("~/Data.zip")
-	c.keys("enter")
+	c.backupDataToHome()
 	c.waitFor("backup written to " + dir + "/Data.zip")
 	c.keys("enter", ":")
 	c.typeText("cd /Exports")
@@ -71,12 +66,7 @@ func TestRestoreFormRemembers(t *testing.T) {
 func TestRestoreWithOverwriteAsksFirst(t *testing.T) {
 	dir := homeOfOwn(t)
 	c := startConsole(t, consoleOpts{width: 100, height: 30})
-	c.waitFor("Exports/")
-	c.keys("j", "j", "j", "b")
-	c.waitFor("start backup")
-	c.keys("ctrl+u")
-	c.typeText("~/Data.zip")
-	c.keys("enter")
+	c.backupDataToHome()
 	c.waitFor("backup written to")
 	c.keys("enter", "R")
 	c.waitFor("start restore")
@@ -93,6 +83,16 @@ func TestRestoreWithOverwriteAsksFirst(t *testing.T) {
 	c.waitFor("Restore with overwrite?")
 	c.keys("y")
 	c.waitFor("← " + dir) // the restore went out (the server then judges it)
+}
+
+// backupDataToHome backs /Data up from the tree into ~/Data.zip.
+func (c *console) backupDataToHome() {
+	c.waitFor("Exports/")
+	c.keys("j", "j", "j", "b")
+	c.waitFor("start backup")
+	c.keys("ctrl+u")
+	c.typeText("~/Data.zip")
+	c.keys("enter")
 }
 
 // homeOfOwn makes HOME a relative directory in one of the test's own and

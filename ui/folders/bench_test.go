@@ -81,22 +81,26 @@ func BenchmarkRedraw(b *testing.B) {
 func BenchmarkCursorMove(b *testing.B) {
 	for _, n := range []int{100, 100_000} {
 		b.Run(fmt.Sprintf("folders=%d", n), func(b *testing.B) {
-			p := benchPane(b, n)
-			down := uitest.Key("j")
-			up := uitest.Key("k")
-			b.ReportAllocs()
-			b.ResetTimer()
-			i := 0
-			for b.Loop() {
-				if i%2 == 0 {
-					p.Update(down)
-				} else {
-					p.Update(up)
-				}
-				i++
-				p.View()
-			}
+			benchCursorMove(b, benchPane(b, n))
 		})
+	}
+}
+
+// benchCursorMove moves p's cursor down and up, one row a round, and
+// redraws.
+func benchCursorMove(b *testing.B, p *Pane) {
+	down, up := uitest.Key("j"), uitest.Key("k")
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			p.Update(down)
+		} else {
+			p.Update(up)
+		}
+		i++
+		p.View()
 	}
 }
 
@@ -193,19 +197,7 @@ func BenchmarkFilesCursorMove(b *testing.B) {
 			p, _ := filesPane(b, n)
 			p.Update(uitest.Key("enter"))
 			p.Update(uitest.Key("enter")) // onto the first file
-			down, up := uitest.Key("j"), uitest.Key("k")
-			b.ReportAllocs()
-			b.ResetTimer()
-			i := 0
-			for b.Loop() {
-				if i%2 == 0 {
-					p.Update(down)
-				} else {
-					p.Update(up)
-				}
-				i++
-				p.View()
-			}
+			benchCursorMove(b, p)
 		})
 	}
 }

@@ -23,12 +23,7 @@ import (
 // The whole story against the real server: trigger from the pane, watch
 // progress rise, stop through the confirmation, see CANCELED.
 func TestTriggerProgressStopCanceled(t *testing.T) {
-	pl := startPlatform(t, nil)
-	p := newTestPane(pl.client, 120, 20, time.Now)
-	p.polling.every = 200 * time.Millisecond
-	u := newPump(t, p)
-	defer u.drain()
-	u.run(p.Init())
+	p, u := pollingPane(t, startPlatform(t, nil), 120)
 
 	_, cmd := p.Update(triggerRequest{ref: api.Path("/Data/ImportJobs/Events.imp")})
 	u.run(cmd)
@@ -79,6 +74,17 @@ func TestTriggerProgressStopCanceled(t *testing.T) {
 			t.Errorf("a stop that was asked for is reported at level %v: %q", s.Level, s.Text)
 		}
 	}
+}
+
+// pollingPane is a pane width columns wide on pl, polling every 200 ms,
+// started; its pump is drained when the test ends.
+func pollingPane(t *testing.T, pl *platform, width int) (*Pane, *pump) {
+	p := newTestPane(pl.client, width, 20, time.Now)
+	p.polling.every = 200 * time.Millisecond
+	u := newPump(t, p)
+	t.Cleanup(u.drain)
+	u.run(p.Init())
+	return p, u
 }
 
 func containsStatus(msgs []tea.Msg, text string) bool {
@@ -436,12 +442,7 @@ func TestSequentialTriggerPlanFollowsTheRun(t *testing.T) {
 // (they answer 404), the pane lists, triggers and follows jobs through the
 // older ones and says so in its summary line.
 func TestOlderPlatformJobs(t *testing.T) {
-	pl := startPlatform(t, servertest.Lacking("/api/job-execution/"))
-	p := newTestPane(pl.client, 160, 20, time.Now)
-	p.polling.every = 200 * time.Millisecond
-	u := newPump(t, p)
-	defer u.drain()
-	u.run(p.Init())
+	p, u := pollingPane(t, startPlatform(t, servertest.Lacking("/api/job-execution/")), 160)
 	_, cmd := p.Update(triggerRequest{ref: api.Path("/Data/ImportJobs/Events.imp")})
 	u.run(cmd)
 	u.until("the triggered job listed", 20*time.Second, func() bool {

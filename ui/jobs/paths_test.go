@@ -18,13 +18,7 @@ func TestWidePaneReadsThePaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newTestPane(pl.client, wideAt, 20, time.Now)
-	p.polling.every = 0
-	u := newPump(t, p)
-	defer u.drain()
-	u.run(p.Init())
-	u.until("the path of Events.imp", 20*time.Second, func() bool {
-		return strings.Contains(uitest.Screen(p.View()), "/Data/ImportJobs/Events.imp")
-	})
+	startUntilEventsPathShows(t, p)
 	if p.layout.path == 0 {
 		t.Error("no path column at 160 columns")
 	}
@@ -47,14 +41,21 @@ func TestIndexedPathsAreNotReadAgain(t *testing.T) {
 	}
 	p := newTestPane(pl.client, wideAt, 20, time.Now)
 	p.ctx.FileIndex = index
+	startUntilEventsPathShows(t, p)
+	if len(p.paths) != 0 {
+		t.Errorf("paths read though the index holds them: %v", p.paths)
+	}
+}
+
+// startUntilEventsPathShows starts p with one poll and no more, and waits
+// until its table shows the path of Events.imp.
+func startUntilEventsPathShows(t *testing.T, p *Pane) {
+	t.Helper()
 	p.polling.every = 0
 	u := newPump(t, p)
-	defer u.drain()
+	t.Cleanup(u.drain)
 	u.run(p.Init())
 	u.until("the path of Events.imp", 20*time.Second, func() bool {
 		return strings.Contains(uitest.Screen(p.View()), "/Data/ImportJobs/Events.imp")
 	})
-	if len(p.paths) != 0 {
-		t.Errorf("paths read though the index holds them: %v", p.paths)
-	}
 }

@@ -35,20 +35,7 @@ func TestSequentialTriggerTakesEveryKindOfReference(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newTestPane(pl.client, 100, 12, time.Now)
-			p.polling.every = 0
-			u := newPump(t, p)
-			defer u.drain()
-			req, err := parseSequence(tc.args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, cmd := p.Update(req)
-			u.run(cmd)
-			u.until("the plan", 10*time.Second, func() bool {
-				u.mu.Lock()
-				defer u.mu.Unlock()
-				return p.plan != nil || len(uitest.All[common.StatusMsg](u.other)) > 0
-			})
+			u := askPlan(t, p, tc.args)
 			if p.plan == nil {
 				t.Fatalf("no plan: %v", uitest.All[common.StatusMsg](u.other))
 			}
@@ -126,10 +113,21 @@ func TestSequentialTriggerOfANeverRunPath(t *testing.T) {
 	}
 	p := newTestPane(pl.client, 100, 12, time.Now)
 	p.ctx.FileIndex = index
+	u := askPlan(t, p, "/Analytics/Sales by Region.wbk minAmount=0")
+	if p.plan == nil || len(p.plan.entries) == 0 || p.plan.entries[0].JobConfigurationID != workbook.ID {
+		t.Fatalf("plan %+v (statuses %v), want it to start with configuration %d", p.plan, uitest.All[common.StatusMsg](u.other), workbook.ID)
+	}
+}
+
+// askPlan asks p, polling off, for the sequential plan of args and waits
+// for the plan or a status line refusing it; the pump is drained when the
+// test ends.
+func askPlan(t *testing.T, p *Pane, args string) *pump {
+	t.Helper()
 	p.polling.every = 0
 	u := newPump(t, p)
-	defer u.drain()
-	req, err := parseSequence("/Analytics/Sales by Region.wbk minAmount=0")
+	t.Cleanup(u.drain)
+	req, err := parseSequence(args)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +138,5 @@ func TestSequentialTriggerOfANeverRunPath(t *testing.T) {
 		defer u.mu.Unlock()
 		return p.plan != nil || len(uitest.All[common.StatusMsg](u.other)) > 0
 	})
-	if p.plan == nil || len(p.plan.entries) == 0 || p.plan.entries[0].JobConfigurationID != workbook.ID {
-		t.Fatalf("plan %+v (statuses %v), want it to start with configuration %d", p.plan, uitest.All[common.StatusMsg](u.other), workbook.ID)
-	}
+	return u
 }
