@@ -50,7 +50,10 @@ func TestGolden(t *testing.T) {
 			c.waitFor("ImportJobs/")
 			c.keys("/")
 			c.typeText("job")
-			return c.waitQuiet("/job", "searching") // the walk of the folders not read yet has ended
+			c.waitFor("/job")
+			// The walk of the folders not read yet has ended, and the file
+			// lists have come: ImportJobs holds files, no folders.
+			return c.waitQuiet("▸ ImportJobs/", "searching")
 		}},
 		{"Permissions", consoleOpts{}, func(c *console) string {
 			return c.openPermissionsOfData()
