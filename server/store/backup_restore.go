@@ -525,14 +525,22 @@ func unmarshalEntry(e archive.Entry, body []byte, into any) error {
 // the reverse) always conflicts. Reused folders and overwritten files need
 // write permission. A path held by a file the uploader may not see is
 // refused as taken, and nothing below it is looked at, so the answer tells
-// nothing of what a closed folder holds. Rights are judged once per folder.
+// nothing of what a closed folder holds. Rights are judged once per folder;
+// the target paths are looked up existingBatch at a time.
 func (r *restorer) checkExisting(ctx context.Context, root File) error {
 	if r.newTarget {
 		return nil
 	}
 	var conflicts, clashes, forbidden, hidden []string
 	closed := map[string]bool{} // targets behind a file the uploader may not see
-	for _, e := range r.entries {
+	var found map[string]File
+	for k, e := range r.entries {
+		if k%existingBatch == 0 {
+			var err error
+			if found, err = r.filesAtTargets(ctx, r.entries[k:min(k+existingBatch, len(r.entries))]); err != nil {
+				return err
+			}
+		}
 		if e.skipped != "" {
 			continue
 		}
@@ -540,12 +548,9 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 			closed[e.target] = true
 			continue
 		}
-		f, err := r.q.FileByPath(ctx, e.target)
-		if errors.Is(err, ErrNotFound) {
+		f, ok := found[e.target]
+		if !ok {
 			continue
-		}
-		if err != nil {
-			return err
 		}
 		visible, err := r.vis.Visible(ctx, f)
 		if err != nil {
@@ -556,7 +561,6 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 			hidden = append(hidden, e.target)
 			continue
 		}
-		f.Description = "" // identity and permissions are all the restore needs of it
 		e.existing = &f
 		switch {
 		case f.IsFolder() != e.IsFolder():
@@ -587,6 +591,52 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 			Reason: fmt.Sprintf("write permission required on %d existing file(s) or folder(s): %s", len(forbidden), listed(forbidden))}
 	}
 	return nil
+}
+
+// existingBatch is how many target paths (or files) one query looks up.
+const existingBatch = 500
+
+// readFrom returns which of the files (by id) others read from.
+func (r *restorer) readFrom(ctx context.Context, ids []any) (map[int64]bool, error) {
+	read := map[int64]bool{}
+	if len(ids) == 0 {
+		return read, nil
+	}
+	rows, err := r.q.q.QueryContext(ctx, `SELECT DISTINCT source_id FROM file_sources WHERE source_id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, ids...)
+	if err != nil {
+		return nil, fmt.Errorf("restore: dependents: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("restore: dependents: %w", err)
+		}
+		read[id] = true
+	}
+	return read, rows.Err()
+}
+
+// filesAtTargets returns the files the tree holds at the entries' target
+// paths, by path, without their descriptions: identity and permissions
+// are all the restore needs of them.
+func (r *restorer) filesAtTargets(ctx context.Context, entries []*restoreEntry) (map[string]File, error) {
+	paths := make([]any, 0, len(entries))
+	for _, e := range entries {
+		if e.skipped == "" {
+			paths = append(paths, e.target)
+		}
+	}
+	found := make(map[string]File, len(paths))
+	if len(paths) == 0 {
+		return found, nil
+	}
+	files, err := r.q.filesSelect(ctx, "files at the restore's paths", outlineColumns,
+		`WHERE f.path IN (?`+strings.Repeat(",?", len(paths)-1)+`)`, paths...)
+	for _, f := range files {
+		found[f.Path] = f
+	}
+	return found, err
 }
 
 // checkOwnerChanges refuses a restore that would give an existing file or
@@ -789,9 +839,24 @@ func (r *restorer) knownGroup(ctx context.Context, name string) (bool, error) {
 // checkOverwrites refuses to overwrite a file others read from (spec 4.3:
 // configurations with downstream dependencies cannot be overwritten), even
 // when those others are in the archive too: the restore fails naming them.
+// Which files have dependents is asked existingBatch files at a time.
 func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
-	for _, e := range r.entries {
-		if e.existing == nil || e.IsFolder() || e.skipped != "" {
+	overwritten := func(e *restoreEntry) bool { return e.existing != nil && !e.IsFolder() && e.skipped == "" }
+	var read map[int64]bool
+	for k, e := range r.entries {
+		if k%existingBatch == 0 {
+			var ids []any
+			for _, e := range r.entries[k:min(k+existingBatch, len(r.entries))] {
+				if overwritten(e) {
+					ids = append(ids, e.existing.ID)
+				}
+			}
+			var err error
+			if read, err = r.readFrom(ctx, ids); err != nil {
+				return err
+			}
+		}
+		if !overwritten(e) || !read[e.existing.ID] {
 			continue
 		}
 		dependents, err := r.q.Dependents(ctx, e.existing.ID)
