@@ -4,10 +4,13 @@
 # in turn ROUNDS times (default 5); prints the median of each and the ratio.
 #
 #   refresh  the connections, jobs and folders panes' BenchmarkRefresh at 100
-#            and 100,000 rows beside bubbles/table SetRows+View
-#            (ui/common BenchmarkTableReference): growth 100 -> 100,000 and
-#            the cost at 100,000 over the table's; and the connections
-#            list's View at 100 and 100,000 connections
+#            and 100,000 rows (what the UI goroutine runs: Update, View)
+#            beside bubbles/table SetRows+View (ui/common
+#            BenchmarkTableReference): growth 100 -> 100,000 and the cost at
+#            100,000 over the table's; the panes' BenchmarkRefreshDiff, the
+#            O(rows) comparison of an answer with the one before, which runs
+#            in the read's task, off the UI goroutine (its ratio is its
+#            growth); and the connections list's View at 100 and 100,000
 #   backup   curl of GET …/backup of 10,000 files from `dapconsole serve`
 #            beside `zip -qr` of the same files on disk
 #   restore  curl of PUT …/restore of that archive beside `unzip -q` of it
@@ -66,12 +69,13 @@ base=$(sed -n 's/^listening on //p' "$work/serve.log")
 
 for round in $(seq "$rounds"); do
 	echo "round $round of $rounds…" >&2
-	gobench "$work/ui_connections.test" 'Refresh' 20x connections
+	gobench "$work/ui_connections.test" '^BenchmarkRefresh$' 20x connections
+	gobench "$work/ui_connections.test" '^BenchmarkRefreshDiff$' 20x connectionsdiff
 	gobench "$work/ui_connections.test" 'ListView' 2000x listview
 	gobench "$work/ui_common.test" 'TableReference' 20x table
-	gobench "$work/ui_jobs.test" 'Refresh' 20x jobs
+	gobench "$work/ui_jobs.test" '^BenchmarkRefresh$' 20x jobs
 	gobench "$work/ui_common.test" 'TableReference' 20x table
-	gobench "$work/ui_folders.test" 'Refresh' 20x folders
+	gobench "$work/ui_folders.test" '^BenchmarkRefresh$' 20x folders
 	gobench "$work/ui_common.test" 'TableReference' 20x table
 
 	wall backup curl -sSf -o "$work/backup.zip" -u admin:admin "$base/api/filesystem/folders/%2FProject/backup"
@@ -109,6 +113,11 @@ for pane in connections jobs folders; do
 		"$(ms "$o100") -> $(ms "$o100k")" "$(ms "$t100") -> $(ms "$t100k")" \
 		"$(ratio "$(ratio "$o100k" "$o100")" "$(ratio "$t100k" "$t100")")"
 	printf '| %-44s | %-22s | %-22s | %-7s |\n' "$pane refresh+View at 100k vs table" "$(ms "$o100k")" "$(ms "$t100k")" "$(ratio "$o100k" "$t100k")"
+	if [ -s "$work/samples.${pane}diff100000" ]; then
+		d100=$(m "${pane}diff100") d100k=$(m "${pane}diff100000")
+		printf '| %-44s | %-22s | %-22s | %-7s |\n' "$pane answer diff in the read's task" \
+			"$(ms "$d100") -> $(ms "$d100k")" "—" "$(ratio "$d100k" "$d100")"
+	fi
 done
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "connections ListView, 100 -> 100k" "$(ms "$(m listview100)") -> $(ms "$(m listview100000)")" "—" "$(ratio "$(m listview100000)" "$(m listview100)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "backup 10k files (GET) vs zip -qr" "$(ms "$(m backup)")" "$(ms "$(m zip)")" "$(ratio "$(m backup)" "$(m zip)")"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
@@ -74,24 +75,46 @@ func TestGraphOfThousandDependentsDrawsOnlyVisibleLines(t *testing.T) {
 	}
 }
 
-// BenchmarkRefresh takes a list answer in which one connection changed its
-// description, then draws the list, as a refresh of a pane that shows the
-// list does. Compare connections=100 and =100000 (the growth), and both
-// with ui/common's BenchmarkTableReference.
+// BenchmarkRefresh is what a refresh costs the UI goroutine: Update
+// taking a list answer in which one connection changed its description,
+// with the changes the read's task found (BenchmarkRefreshDiff), then
+// View. Compare connections=100 and =100000 (the growth), and both with
+// ui/common's BenchmarkTableReference. Two answers take turns, each
+// compared with the other, as consecutive reads' are.
 func BenchmarkRefresh(b *testing.B) {
 	for _, n := range []int{100, 100_000} {
 		b.Run(fmt.Sprintf("connections=%d", n), func(b *testing.B) {
-			list := entries(n)
-			p := withList(newTestPane(nil, 120, 40, false), list)
+			p := withList(newTestPane(nil, 120, 40, false), entries(n))
 			uitest.Press(p, "j", "j")
+			answers := [2][]model.ConnectionEntry{p.list.answer, entries(n)}
+			answers[1][n/2].Description = "changed"
+			changes := [2]common.Changes{
+				common.Diff(answers[1], answers[0], connectionID),
+				common.Diff(answers[0], answers[1], connectionID),
+			}
 			p.View()
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				i++
-				list[n/2].Description = fmt.Sprintf("changed %d", i)
-				p.Update(listMsg{ticket: p.listReads.Latest(), entries: list})
+				i = 1 - i
+				p.Update(listMsg{ticket: p.listReads.Latest(), entries: answers[i], base: answers[1-i], changes: changes[i]})
 				_ = p.View()
+			}
+		})
+	}
+}
+
+// BenchmarkRefreshDiff is what a refresh costs off the UI goroutine: the
+// read's task comparing a list answer with the one before, O(rows),
+// beside the decoding of that answer.
+func BenchmarkRefreshDiff(b *testing.B) {
+	for _, n := range []int{100, 100_000} {
+		b.Run(fmt.Sprintf("connections=%d", n), func(b *testing.B) {
+			base, answer := entries(n), entries(n)
+			answer[n/2].Description = "changed"
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = common.Diff(base, answer, connectionID)
 			}
 		})
 	}

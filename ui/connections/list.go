@@ -3,6 +3,7 @@ package connections
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -100,8 +101,12 @@ func compareEntries(a, b *entry, by column, descending bool) int {
 // without system connections, sorted. rows is rebuilt only when one of
 // those changes, never on a cursor move or a redraw.
 type list struct {
-	all        []*entry
-	byID       map[int64]*entry
+	all  []*entry
+	byID map[int64]*entry
+	// answer is the list answer all was last set from. A read hands it to
+	// its task, which compares the next answer with it off the UI
+	// goroutine: nothing changes this slice or its elements once taken.
+	answer     []model.ConnectionEntry
 	rows       []*entry
 	filter     string
 	hideSystem bool
@@ -114,31 +119,38 @@ type list struct {
 // past it, sorting all rows again is cheaper.
 const replaceLimit = 64
 
-// set takes a list answer, merged by id: an unchanged connection keeps its
-// entry (keys, type, rendering). When the answer lists the same
-// connections in the same order, as a refresh mostly does, only the
-// changed ones are placed again; otherwise the rows are sorted again.
+func connectionID(c *model.ConnectionEntry) int64 { return c.ID }
+
+// set takes a list answer, compared here, on the UI goroutine, with the
+// one before: what a read does when its task's comparison was made
+// against another answer (see apply).
 func (l *list) set(entries []model.ConnectionEntry) {
-	if len(entries) == len(l.all) {
-		var changed []*entry
-		same := true
-		for i := range entries {
-			e := l.all[i]
-			if e.ID != entries[i].ID {
-				same = false
-				break
+	l.apply(entries, common.Diff(l.answer, entries, connectionID))
+}
+
+// apply takes a list answer and how it differs from l.answer, merged by
+// id: an unchanged connection keeps its entry (keys, type, rendering).
+// When the answer lists the same connections in the same order, as a
+// refresh mostly does, only the changed ones are placed again, in
+// O(changed) steps; otherwise the rows are sorted again.
+func (l *list) apply(entries []model.ConnectionEntry, changes common.Changes) {
+	defer func() { l.answer = entries }()
+	if changes.InPlace {
+		if len(changes.Changed) > replaceLimit {
+			for _, i := range changes.Changed {
+				l.setFields(l.all[i], entries[i])
 			}
-			if e.ConnectionEntry != entries[i] {
-				wasSystem := e.system
-				e.setFields(entries[i])
-				l.systemN += b2i(e.system) - b2i(wasSystem)
-				changed = append(changed, e)
-			}
-		}
-		if same {
-			l.replace(changed)
+			l.rebuild()
 			return
 		}
+		needle := common.ParseNeedle(l.filter)
+		for _, i := range changes.Changed {
+			e := l.all[i]
+			from := l.find(e)
+			l.setFields(e, entries[i])
+			l.place(e, from, l.shown(e, needle))
+		}
+		return
 	}
 	old := l.byID
 	l.all = make([]*entry, len(entries))
@@ -158,6 +170,14 @@ func (l *list) set(entries []model.ConnectionEntry) {
 	l.rebuild()
 }
 
+// setFields takes what the answer says of a listed connection, keeping
+// the count of system connections.
+func (l *list) setFields(e *entry, c model.ConnectionEntry) {
+	wasSystem := e.system
+	e.setFields(c)
+	l.systemN += b2i(e.system) - b2i(wasSystem)
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -170,28 +190,49 @@ func (l *list) shown(e *entry, needle common.Needle) bool {
 	return !(l.hideSystem && e.system) && needle.Match(e.search)
 }
 
-// replace moves changed entries to where they now belong among the rows:
-// out, then back in by binary search, when they still show.
-func (l *list) replace(changed []*entry) {
-	if len(changed) > replaceLimit {
-		l.rebuild()
+func (l *list) compare(a, b *entry) int { return compareEntries(a, b, l.sortBy, l.descending) }
+
+// find returns the row of an entry by binary search, -1 when it is not
+// shown: the rows are sorted by the keys the entry has now.
+func (l *list) find(e *entry) int {
+	at, _ := slices.BinarySearchFunc(l.rows, e, l.compare)
+	for ; at < len(l.rows) && l.compare(l.rows[at], e) == 0; at++ {
+		if l.rows[at] == e {
+			return at
+		}
+	}
+	return -1
+}
+
+// place moves a changed entry from row from (-1 when it was not shown)
+// to where it now belongs, found by binary search, after its equals as a
+// stable sort leaves a later entry; only the rows in between shift.
+func (l *list) place(e *entry, from int, show bool) {
+	if !show {
+		if from >= 0 {
+			l.rows = slices.Delete(l.rows, from, from+1)
+		}
 		return
 	}
-	needle := common.ParseNeedle(l.filter)
-	for _, e := range changed {
-		if i := slices.Index(l.rows, e); i >= 0 {
-			l.rows = slices.Delete(l.rows, i, i+1)
+	others := len(l.rows)
+	if from >= 0 {
+		others--
+	}
+	to := sort.Search(others, func(k int) bool {
+		if from >= 0 && k >= from {
+			k++ // skip the entry itself
 		}
-		if !l.shown(e, needle) {
-			continue
-		}
-		at, _ := slices.BinarySearchFunc(l.rows, e, func(r, e *entry) int {
-			if c := compareEntries(r, e, l.sortBy, l.descending); c != 0 {
-				return c
-			}
-			return -1 // after its equals, as a stable sort leaves a later entry
-		})
-		l.rows = slices.Insert(l.rows, at, e)
+		return l.compare(l.rows[k], e) > 0
+	})
+	switch {
+	case from < 0:
+		l.rows = slices.Insert(l.rows, to, e)
+	case to < from:
+		copy(l.rows[to+1:from+1], l.rows[to:from])
+		l.rows[to] = e
+	case to > from:
+		copy(l.rows[from:to], l.rows[from+1:to+1])
+		l.rows[to] = e
 	}
 }
 
@@ -218,13 +259,15 @@ func (l *list) rebuild() {
 }
 
 // indexOf returns the row of a connection, -1 when it is not shown; hint
-// is where it was, where a refresh mostly leaves it.
+// is where it was: a refresh leaves it there or a few rows away, so the
+// search goes outward from it.
 func (l *list) indexOf(id int64, hint int) int {
-	if hint >= 0 && hint < len(l.rows) && l.rows[hint].ID == id {
-		return hint
-	}
-	for i, e := range l.rows {
-		if e.ID == id {
+	hint = max(0, min(hint, len(l.rows)-1))
+	for d := 0; d < len(l.rows) && (hint-d >= 0 || hint+d < len(l.rows)); d++ {
+		if i := hint - d; i >= 0 && l.rows[i].ID == id {
+			return i
+		}
+		if i := hint + d; i < len(l.rows) && l.rows[i].ID == id {
 			return i
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
@@ -121,9 +122,9 @@ func ids(rows []*entry) []int64 {
 }
 
 func TestRefreshShowsAChangedConnection(t *testing.T) {
-	list := entries(30)
-	p := withList(newTestPane(nil, 120, 20, false), list)
+	p := withList(newTestPane(nil, 120, 20, false), entries(30))
 	before := p.View()
+	list := entries(30)
 	list[2].Description = "edited elsewhere"
 	p.Update(listMsg{ticket: p.listReads.Latest(), entries: list})
 	after := uitest.Screen(p.View())
@@ -132,5 +133,86 @@ func TestRefreshShowsAChangedConnection(t *testing.T) {
 	}
 	if strings.Count(uitest.Screen(before), "\n") != strings.Count(after, "\n") {
 		t.Errorf("the refresh changed the number of lines")
+	}
+}
+
+// TestTaskComparedAnswerMergesAsAFreshListWould: a list answer that comes
+// with the changes its task found (see loadList) leaves the rows a fresh
+// read would show, sorted or filtered, with the cursor on the connection
+// it was on; changes found against an answer the pane no longer holds are
+// not trusted: the answer is compared again.
+func TestTaskComparedAnswerMergesAsAFreshListWould(t *testing.T) {
+	changes := []struct {
+		name   string
+		change func([]model.ConnectionEntry)
+	}{
+		{"a description", func(l []model.ConnectionEntry) { l[60].Description = "edited" }},
+		{"a name moves past the cursor", func(l []model.ConnectionEntry) { l[21].Name = "AAA first" }},
+		{"the cursor's connection moves", func(l []model.ConnectionEntry) { l[40].Name = "zzz last" }},
+		{"one now matches the filter", func(l []model.ConnectionEntry) { l[25].Description = "number 7 now" }},
+		{"one no longer matches", func(l []model.ConnectionEntry) { l[7].Description = "plain" }},
+		{"one becomes a system connection", func(l []model.ConnectionEntry) { l[47].Path = systemFolder + "moved.dst" }},
+		{"more than replaceLimit", func(l []model.ConnectionEntry) {
+			for i := range l {
+				l[i].Description += " again"
+			}
+		}},
+		{"the order changes", func(l []model.ConnectionEntry) { slices.Reverse(l) }},
+	}
+	views := []struct {
+		name   string
+		adjust func(*list)
+	}{
+		{"by name", func(*list) {}},
+		{"by path, descending", func(l *list) { l.sortBy, l.descending = colPath, true }},
+		{"by type", func(l *list) { l.sortBy = colType }},
+		{"filtered, system hidden", func(l *list) { l.filter, l.hideSystem = "number", true }},
+	}
+	bases := []struct {
+		name  string
+		stale bool
+	}{{"against the answer held", false}, {"against an older answer", true}}
+	for _, v := range views {
+		for _, c := range changes {
+			for _, b := range bases {
+				t.Run(v.name+"/"+c.name+"/"+b.name, func(t *testing.T) {
+					p := withList(newTestPane(nil, 120, 20, false), entries(120))
+					v.adjust(&p.list)
+					p.relist()
+					p.cursor = p.list.indexOf(41, 0)
+					base := p.list.answer
+					if b.stale {
+						// An answer taken since the read started: the task
+						// compared with the one before it.
+						older := entries(120)
+						older[90].Name = "taken since"
+						p.list.set(older)
+					}
+					answer := entries(120)
+					c.change(answer)
+					p.Update(listMsg{ticket: p.listReads.Latest(), entries: answer, base: base,
+						changes: common.Diff(base, answer, connectionID)})
+
+					var fresh list
+					v.adjust(&fresh)
+					fresh.set(answer)
+					types := map[int64]string{}
+					for _, e := range p.list.all {
+						types[e.ID] = e.typ
+					}
+					fresh.setTypes(types)
+					fresh.rebuild()
+					if got, want := ids(p.list.rows), ids(fresh.rows); !slices.Equal(got, want) {
+						t.Errorf("rows after the refresh:\n%v\nread afresh:\n%v", got, want)
+					}
+					if p.list.systemN != fresh.systemN {
+						t.Errorf("%d system connections counted, want %d", p.list.systemN, fresh.systemN)
+					}
+					if e := p.selected(); fresh.indexOf(41, 0) >= 0 && (e == nil || e.ID != 41) {
+						t.Errorf("the cursor is on %v, want connection 41", e)
+					}
+				})
+			}
+		}
 	}
 }

@@ -23,10 +23,14 @@ func (p *Pane) loadList(selectID int64, asked bool) tea.Cmd {
 	if client == nil {
 		return nil
 	}
-	ticket := p.listReads.Next()
+	ticket, base := p.listReads.Next(), p.list.answer
 	read := func(ctx context.Context) tea.Msg {
 		entries, err := client.Connections(ctx)
-		return listMsg{ticket: ticket, entries: entries, err: err, selectID: selectID}
+		msg := listMsg{ticket: ticket, entries: entries, err: err, selectID: selectID, base: base}
+		if err == nil {
+			msg.changes = common.Diff(base, entries, connectionID) // O(rows), here rather than in Update
+		}
+		return msg
 	}
 	return common.StartTask("reading connections", taskKind(asked), read)
 }
@@ -48,7 +52,11 @@ func (p *Pane) gotList(msg listMsg) tea.Cmd {
 	p.listLoaded, p.listErr = true, nil
 	p.typeReads.Next()
 	p.typesPending = map[int64]bool{}
-	p.list.set(msg.entries)
+	if common.SameAnswer(msg.base, p.list.answer) {
+		p.list.apply(msg.entries, msg.changes)
+	} else {
+		p.list.set(msg.entries)
+	}
 	p.keepCursorOn(keep)
 	if p.list.sortBy == colType {
 		return p.readAllTypes()

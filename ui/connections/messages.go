@@ -17,6 +17,10 @@ type listMsg struct {
 	// selectID is the connection the cursor moves to once the list is in
 	// (one just created); 0 keeps the cursor where it is.
 	selectID int64
+	// changes is how entries differ from base, the answer the pane held
+	// when it asked, as the read's task found.
+	base    []model.ConnectionEntry
+	changes common.Changes
 }
 
 func (m listMsg) Failure() error { return m.err }
