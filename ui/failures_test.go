@@ -31,8 +31,7 @@ import (
 // password turns it to "login"; a failure that is not the server's (a
 // profile that does not exist) leaves it alone.
 func TestFailuresReachTheStatusLineExplained(t *testing.T) {
-	gone := httptest.NewServer(http.NotFoundHandler())
-	gone.Close()
+	gone := uitest.GoneURL()
 	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
 	}))
@@ -52,17 +51,17 @@ func TestFailuresReachTheStatusLineExplained(t *testing.T) {
 		says    string
 		health  healthState
 	}{
-		{"folders", gone.URL, common.PaneFolders, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
+		{"folders", gone, common.PaneFolders, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
 			"", "reading the root folder: the server does not answer", healthDown},
-		{"connections", gone.URL, common.PaneConnections, func(ctx *common.Context) common.Pane { return connections.New(ctx) },
+		{"connections", gone, common.PaneConnections, func(ctx *common.Context) common.Pane { return connections.New(ctx) },
 			"", "reading the connections: the server does not answer", healthDown},
-		{"jobs, from its result", gone.URL, common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
+		{"jobs, from its result", gone, common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
 			"trigger " + orders, "trigger " + orders + ": the server does not answer", healthDown},
-		{"jobs, from inside a task", gone.URL, common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
+		{"jobs, from inside a task", gone, common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
 			"history " + orders, "history of " + orders + ": the server does not answer", healthDown},
 		{"root, a 401 without a login screen", refusing.URL, common.PaneFolders, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
 			"", "the server refused the credentials of admin: ", healthUnauthorized},
-		{"login's :profile, not the server's failure", gone.URL, common.PaneFolders, nil,
+		{"login's :profile, not the server's failure", gone, common.PaneFolders, nil,
 			"profile nosuch", `switching to profile nosuch: profile "nosuch" not found`, healthUnknown},
 	}
 	for _, tt := range tests {
@@ -104,9 +103,8 @@ func TestFailuresReachTheStatusLineExplained(t *testing.T) {
 // feeds the header's health as a result does; a failure that is not the
 // server's (a bad argument) leaves it as it was.
 func TestFailedFeedsTheHealth(t *testing.T) {
-	gone := httptest.NewServer(http.NotFoundHandler())
-	gone.Close()
-	_, unreachable := api.New(gone.URL, "admin", "admin").RootFolder(t.Context())
+	gone := uitest.GoneURL()
+	_, unreachable := api.New(gone, "admin", "admin").RootFolder(t.Context())
 	tests := []struct {
 		name string
 		err  error
@@ -118,7 +116,7 @@ func TestFailedFeedsTheHealth(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := common.NewContext(api.New(gone.URL, "admin", "admin"), "http://dap.test", "admin", "", false)
+			ctx := common.NewContext(api.New(gone, "admin", "admin"), "http://dap.test", "admin", "", false)
 			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, uitest.NewStub(ctx, "Folders", ""))})
 			m.Update(common.TaskDoneMsg{ID: 1, Msg: common.Failed("reading", tt.err)})
 			if m.health.state != tt.want {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // The header's health follows what the server did: answered (even with a
@@ -17,8 +18,7 @@ func TestHealthObservesTheServer(t *testing.T) {
 		<-r.Context().Done()
 	}))
 	defer slow.Close()
-	gone := httptest.NewServer(http.NotFoundHandler())
-	gone.Close()
+	gone := uitest.GoneURL()
 
 	rootFolderErr := func(base string, timeout time.Duration) error {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -42,7 +42,7 @@ func TestHealthObservesTheServer(t *testing.T) {
 		{"an answer", nil, healthDown, healthUp},
 		{"a refusal is an answer", &api.Error{Op: "GET /x", Status: http.StatusForbidden}, healthDown, healthUp},
 		{"a 401", &api.Error{Op: "GET /x", Status: http.StatusUnauthorized}, healthUp, healthUnauthorized},
-		{"nothing listens", rootFolderErr(gone.URL, 5*time.Second), healthUp, healthDown},
+		{"nothing listens", rootFolderErr(gone, 5*time.Second), healthUp, healthDown},
 		{"no answer in time", rootFolderErr(slow.URL, 50*time.Millisecond), healthUp, healthDown},
 		{"a cancelled call says nothing", cancelledErr, healthUp, healthUp},
 	}

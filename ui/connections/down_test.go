@@ -1,8 +1,6 @@
 package connections
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -14,9 +12,8 @@ import (
 // With no server answering, the list says it could not read and how to try
 // again, the status line says why, and r tries again.
 func TestListWhenTheServerIsDown(t *testing.T) {
-	gone := httptest.NewServer(http.NotFoundHandler())
-	gone.Close()
-	p := newTestPane(api.New(gone.URL, "admin", "admin"), 100, 10, false)
+	gone := uitest.GoneURL()
+	p := newTestPane(api.New(gone, "admin", "admin"), 100, 10, false)
 
 	var status []string
 	for _, msg := range uitest.Run(p, p.Init(), foreign) {

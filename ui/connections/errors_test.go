@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -17,9 +15,8 @@ import (
 )
 
 func TestErrorReason(t *testing.T) {
-	gone := httptest.NewServer(http.NotFoundHandler())
-	gone.Close()
-	_, unreachable := api.New(gone.URL, "admin", "admin").RootFolder(context.Background())
+	gone := uitest.GoneURL()
+	_, unreachable := api.New(gone, "admin", "admin").RootFolder(context.Background())
 
 	tests := []struct {
 		name, want string
@@ -27,7 +24,7 @@ func TestErrorReason(t *testing.T) {
 	}{
 		{"status and reason", "404 Not Found, no such file", &api.Error{Op: "GET /x", Status: 404, Reason: "no such file"}},
 		{"status alone", "403 Forbidden", &api.Error{Op: "GET /x", Status: 403}},
-		{"server down", "server unreachable at " + gone.URL, unreachable},
+		{"server down", "server unreachable at " + gone, unreachable},
 		{"not from the client", "boom", errors.New("boom")},
 	}
 	for _, tt := range tests {

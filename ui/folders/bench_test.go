@@ -9,32 +9,46 @@ import (
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
+// folderIDs hands out folder entries whose ids never repeat.
+type folderIDs struct{ last int64 }
+
+// next returns count folders named prefix-0, prefix-1, ….
+func (f *folderIDs) next(count int, prefix string) []model.FolderEntry {
+	out := make([]model.FolderEntry, count)
+	for i := range out {
+		f.last++
+		out[i] = model.FolderEntry{Name: fmt.Sprintf("%s-%d", prefix, i), Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", f.last)}}}
+	}
+	return out
+}
+
+// projectsPane returns a pane whose root holds the projects of a tree of n
+// folders, 10 of them or, from 10,000 folders on, 100; more hands out the
+// folders to put in them.
+func projectsPane(n int) (p *Pane, more *folderIDs) {
+	p = New(common.NewContext(nil, "http://dap.test", "admin", "", false))
+	p.SetSize(120, 40)
+	top := 10
+	if n >= 10_000 {
+		top = 100
+	}
+	more = &folderIDs{last: 1}
+	p.tree.setRoot(model.Folder{Name: "/", Links: model.Links{"permission": {Href: "/api/filesystem/folders/1/permission"}},
+		Embedded: model.FolderChildren{Folders: more.next(top, "project")}})
+	return p, more
+}
+
 // benchPane returns a pane showing a tree of n open folders of the same
 // shape whatever n: the root, 10 or 100 open project folders, each holding
 // an equal share of the rest; the cursor in the middle of the rows.
 func benchPane(b *testing.B, n int) *Pane {
 	b.Helper()
-	p := New(common.NewContext(nil, "http://dap.test", "admin", "", false))
-	p.SetSize(120, 40)
-	id := int64(1)
-	folderEntries := func(count int, prefix string) []model.FolderEntry {
-		out := make([]model.FolderEntry, count)
-		for i := range out {
-			id++
-			out[i] = model.FolderEntry{Name: fmt.Sprintf("%s-%d", prefix, i), Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", id)}}}
-		}
-		return out
-	}
-	top := 10
-	if n >= 10_000 {
-		top = 100
-	}
-	p.tree.setRoot(model.Folder{Name: "/", Links: model.Links{"permission": {Href: "/api/filesystem/folders/1/permission"}},
-		Embedded: model.FolderChildren{Folders: folderEntries(top, "project")}})
+	p, more := projectsPane(n)
+	top := len(p.tree.root.children)
 	perFolder := (n - top) / top
 	for _, c := range p.tree.root.children {
 		c.expanded = true
-		p.tree.setChildren(c, folderEntries(perFolder, c.name+"-folder"))
+		p.tree.setChildren(c, more.next(perFolder, c.name+"-folder"))
 	}
 	if got := len(p.tree.rows); got < n*9/10 {
 		b.Fatalf("tree has %d rows, want at least %d", got, n)
@@ -133,26 +147,11 @@ func BenchmarkRefresh(b *testing.B) {
 // sub-folder from the file index; the root and the first project are open.
 func filesPane(b *testing.B, folders int) (*Pane, []common.FileEntry) {
 	b.Helper()
-	p := New(common.NewContext(nil, "http://dap.test", "admin", "", false))
-	p.SetSize(120, 40)
-	top := 10
-	if folders >= 10_000 {
-		top = 100
-	}
-	id := int64(1)
-	entries := func(count int, prefix string) []model.FolderEntry {
-		out := make([]model.FolderEntry, count)
-		for i := range out {
-			id++
-			out[i] = model.FolderEntry{Name: fmt.Sprintf("%s-%d", prefix, i), Links: model.Links{"self": {Href: fmt.Sprintf("/api/filesystem/folders/%d", id)}}}
-		}
-		return out
-	}
-	p.tree.setRoot(model.Folder{Name: "/", Links: model.Links{"permission": {Href: "/api/filesystem/folders/1/permission"}},
-		Embedded: model.FolderChildren{Folders: entries(top, "project")}})
+	p, more := projectsPane(folders)
+	top := len(p.tree.root.children)
 	var files []common.FileEntry
 	for _, c := range p.tree.root.children {
-		p.tree.setChildren(c, entries(folders/top, c.name+"-folder"))
+		p.tree.setChildren(c, more.next(folders/top, c.name+"-folder"))
 		for _, sub := range c.children {
 			sub.state = loaded
 			for i := range 10 {

@@ -2,6 +2,7 @@ package uitest
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -20,4 +21,12 @@ func DemoServer(t testing.TB, wrap func(http.Handler) http.Handler) *servertest.
 func DemoClient(t testing.TB) *api.Client {
 	t.Helper()
 	return api.New(DemoServer(t, nil).URL, "admin", "admin")
+}
+
+// GoneURL is the address of a server that has stopped: a request to it
+// fails as one to a server that is down does.
+func GoneURL() string {
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	return gone.URL
 }
