@@ -8,16 +8,6 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
-// loadState says what the pane knows of a node's dependencies.
-type loadState int
-
-const (
-	notLoaded loadState = iota
-	loading
-	loaded
-	loadFailed
-)
-
 // node is one file of a dependency graph. A file reached a second time
 // (two workbooks reading the same import job) becomes a node with repeat
 // set: drawn, marked, never expanded, so a cycle cannot loop.
@@ -27,7 +17,7 @@ type node struct {
 	direction string // model.DirectionDownstream or model.DirectionUpstream
 	depth     int    // 1 for a direct dependency of the connection
 	children  []*node
-	state     loadState
+	state     common.LoadState
 	repeat    bool
 	err       error
 }
@@ -97,7 +87,7 @@ func (g *graph) frontier(level int) []*node {
 		if level > 0 && n.depth >= level {
 			return
 		}
-		if n.state == notLoaded && !n.repeat {
+		if n.state == common.NotLoaded && !n.repeat {
 			out = append(out, n)
 			return
 		}
@@ -137,7 +127,7 @@ func (g *graph) setDependencies(n *node, deps []model.Dependency) {
 		}
 	}
 	n.children = children
-	n.state = loaded
+	n.state = common.Loaded
 }
 
 // deepest returns the largest depth of a node in the graph.

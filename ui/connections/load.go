@@ -280,7 +280,7 @@ func (p *Pane) readLevel(g *graph) tea.Cmd {
 	var nodes []*node
 	for _, n := range g.frontier(p.level) {
 		if !hasDependencyEndpoint(n.kind) {
-			n.state = loaded
+			n.state = common.Loaded
 			continue
 		}
 		nodes = append(nodes, n)
@@ -290,7 +290,7 @@ func (p *Pane) readLevel(g *graph) tea.Cmd {
 	}
 	reqs := make([]levelRequest, len(nodes))
 	for i, n := range nodes {
-		n.state = loading
+		n.state = common.Loading
 		reqs[i] = levelRequest{kind: n.kind, id: n.dep.ID, direction: n.direction, root: n.depth == 0}
 	}
 	g.reading = true
@@ -329,9 +329,9 @@ func (p *Pane) gotLevel(msg levelMsg) tea.Cmd {
 			g.setDependencies(n, msg.deps[i])
 		case n.depth == 0 && noDependencyEndpoint(err):
 			g.unsupported = err
-			n.state, n.err = loadFailed, err
+			n.state, n.err = common.LoadFailed, err
 		default:
-			n.state, n.err = loadFailed, err
+			n.state, n.err = common.LoadFailed, err
 			if failed == nil {
 				failed = err
 			}

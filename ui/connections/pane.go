@@ -1,9 +1,10 @@
 package connections
 
 import (
+	"strconv"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"strconv"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/theme"

@@ -120,7 +120,7 @@ func TestLevelDownFromAllStepsBelowTheDeepest(t *testing.T) {
 	p := withList(newTestPane(nil, 100, 20, false), entries(3))
 	uitest.Press(p, "enter")
 	g := p.graph
-	g.down.state = loaded
+	g.down.state = common.Loaded
 	parent := g.down
 	for i := range 4 { // a chain four deep
 		g.setDependencies(parent, []model.Dependency{dep(int64(100+i), fmt.Sprintf("/Analytics/w%d.wbk", i))})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/theme"
+	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
@@ -25,7 +26,7 @@ func TestNewStylesRedrawEveryView(t *testing.T) {
 		}},
 		{"graph", func(p *Pane) {
 			uitest.Press(p, "enter")
-			p.graph.down.state = loaded
+			p.graph.down.state = common.Loaded
 			p.graph.setDependencies(p.graph.down, []model.Dependency{dep(10, "/Data/ImportJobs/One.imp")})
 			p.relayoutGraph()
 		}},

@@ -261,7 +261,7 @@ type renderedNode struct {
 type nodeKey struct {
 	width     int
 	selected  bool
-	state     loadState
+	state     common.LoadState
 	childrenN int
 	styles    uint64 // the Generation of the styles it was drawn with
 }
@@ -272,7 +272,7 @@ type nodeKey struct {
 func (p *Pane) cachedGraphLine(l line, selected bool, sym theme.GraphSymbols) string {
 	n := l.n
 	key := nodeKey{width: p.width, selected: selected, state: n.state, childrenN: len(n.children), styles: p.ctx.Styles.Generation()}
-	if r, ok := p.nodeCache[n]; ok && n.state != loading && r.key == key {
+	if r, ok := p.nodeCache[n]; ok && n.state != common.Loading && r.key == key {
 		return r.text
 	}
 	text := p.graphLine(l, selected, sym)
@@ -322,11 +322,11 @@ func (p *Pane) graphLine(l line, selected bool, sym theme.GraphSymbols) string {
 // simply its children drawn below.
 func (p *Pane) stateNote(n *node, heading bool) string {
 	switch n.state {
-	case loading:
+	case common.Loading:
 		return " " + strings.TrimSpace(p.ctx.Spinner+" reading…")
-	case loadFailed:
+	case common.LoadFailed:
 		return " " + p.ctx.Styles.Symbols.Error + " " + common.Clean(errorReason(n.err))
-	case loaded:
+	case common.Loaded:
 		if heading {
 			if len(n.children) == 0 {
 				return ": none"

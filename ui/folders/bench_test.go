@@ -153,7 +153,7 @@ func filesPane(b *testing.B, folders int) (*Pane, []common.FileEntry) {
 	for _, c := range p.tree.root.children {
 		p.tree.setChildren(c, more.next(folders/top, c.name+"-folder"))
 		for _, sub := range c.children {
-			sub.state = loaded
+			sub.state = common.Loaded
 			for i := range 10 {
 				path := fmt.Sprintf("/%s/%s/job-%d.imp", c.name, sub.name, i)
 				files = append(files, common.FileEntry{Kind: model.KindImportJob,

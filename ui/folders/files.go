@@ -60,7 +60,7 @@ func (p *Pane) gotFiles(msg filesMsg) tea.Cmd {
 	// Only the open folders take their files now: the others do when they
 	// are opened, so a new index costs what is on screen, not the tree.
 	for _, n := range p.tree.byID {
-		if n.state != loaded || !n.expanded {
+		if n.state != common.Loaded || !n.expanded {
 			continue
 		}
 		if p.syncFiles(n) {

@@ -153,7 +153,7 @@ func (p *Pane) confirmDeleteFolder(n *node) tea.Cmd {
 	if n.parent == nil {
 		return common.Problem("the root folder cannot be deleted")
 	}
-	if n.state == loaded && (len(n.children) > 0 || len(n.files) > 0) {
+	if n.state == common.Loaded && (len(n.children) > 0 || len(n.files) > 0) {
 		return common.Problem(n.path() + " is not empty: only an empty folder can be deleted")
 	}
 	id, path, parent := n.id, n.path(), n.parent.path()
@@ -185,7 +185,7 @@ func (p *Pane) folderWriteDone(msg folderWritten) tea.Cmd {
 	}
 	cmds := []tea.Cmd{common.Notify(msg.write.done)}
 	for _, path := range msg.write.reread {
-		if n := p.tree.find(path); n != nil && n.state == loaded {
+		if n := p.tree.find(path); n != nil && n.state == common.Loaded {
 			cmds = append(cmds, p.load(n))
 		}
 	}

@@ -151,7 +151,7 @@ func (p *Pane) read(n *node, kind common.TaskKind) tea.Cmd {
 
 // load reads folder n again, showing it as loading until the answer.
 func (p *Pane) load(n *node) tea.Cmd {
-	n.state = loading
+	n.state = common.Loading
 	n.touch()
 	return p.read(n, common.Quick)
 }
@@ -220,7 +220,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 	if msg.nodeID == 0 {
 		if msg.err != nil {
 			if p.tree.root != nil {
-				p.tree.root.state = loadFailed
+				p.tree.root.state = common.LoadFailed
 				p.tree.root.touch()
 			}
 			p.gotoPath = nil
@@ -236,7 +236,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 			return nil // the folder went away meanwhile
 		}
 		if msg.err != nil {
-			n.state = loadFailed
+			n.state = common.LoadFailed
 			n.touch()
 			p.gotoPath = nil
 			return common.Fail("reading "+n.path(), msg.err) // a 401 brings the login screen
@@ -379,7 +379,7 @@ func (p *Pane) scrollToCursor() {
 // open expands a folder, reading its children the first time; on an open
 // folder it steps into the first child.
 func (p *Pane) open(n *node) tea.Cmd {
-	if n.expanded && n.state == loaded {
+	if n.expanded && n.state == common.Loaded {
 		if len(n.children)+len(n.files) > 0 && p.tree.filter == "" {
 			p.moveCursor(1)
 		}
@@ -389,10 +389,10 @@ func (p *Pane) open(n *node) tea.Cmd {
 	n.touch()
 	var cmd tea.Cmd
 	switch n.state {
-	case loaded:
+	case common.Loaded:
 		p.syncFiles(n)
 		cmd = p.readStates(n)
-	case notLoaded, loadFailed:
+	case common.NotLoaded, common.LoadFailed:
 		cmd = p.load(n)
 	}
 	p.tree.rebuild()
@@ -466,7 +466,7 @@ func (p *Pane) startGoto(path string) tea.Cmd {
 		p.setFilter("")
 	}
 	p.perms = nil
-	if p.tree.root == nil || p.tree.root.state != loaded {
+	if p.tree.root == nil || p.tree.root.state != common.Loaded {
 		if p.reading(0) {
 			return nil
 		}
@@ -484,8 +484,8 @@ func (p *Pane) continueGoto() tea.Cmd {
 	}
 	at := p.tree.root
 	for i, seg := range p.gotoPath {
-		if at.state != loaded {
-			if at.state != loading {
+		if at.state != common.Loaded {
+			if at.state != common.Loading {
 				return p.open(at)
 			}
 			return nil

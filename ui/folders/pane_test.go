@@ -89,7 +89,7 @@ func TestOpenReadsOnceThenSteps(t *testing.T) {
 	p := newTestPane(t, 60, 20)
 	uitest.Press(p, "j", "j")
 	data := p.selected()
-	if cmd := uitest.Press(p, "enter"); cmd == nil || data.state != loading {
+	if cmd := uitest.Press(p, "enter"); cmd == nil || data.state != common.Loading {
 		t.Fatalf("opening an unread folder did not read it (state %v)", data.state)
 	}
 	if screen := ansi.Strip(p.View()); !strings.Contains(screen, "Data/") {
@@ -111,7 +111,7 @@ func TestOpenReadsOnceThenSteps(t *testing.T) {
 	if data.expanded || len(p.tree.rows) != 4 {
 		t.Fatalf("← did not close /Data: expanded=%v rows=%d", data.expanded, len(p.tree.rows))
 	}
-	if cmd := uitest.Press(p, "enter"); data.state != loaded || len(p.tree.rows) != 6 {
+	if cmd := uitest.Press(p, "enter"); data.state != common.Loaded || len(p.tree.rows) != 6 {
 		t.Fatalf("reopening read again or lost children: cmd=%v state=%v rows=%d", cmd != nil, data.state, len(p.tree.rows))
 	}
 }
@@ -190,7 +190,7 @@ func TestGotoPath(t *testing.T) {
 	p := newTestPane(t, 60, 20)
 	cmd := p.startGoto("/Data/Connections")
 	data := p.tree.root.child("Data")
-	if cmd == nil || data.state != loading {
+	if cmd == nil || data.state != common.Loading {
 		t.Fatal(":cd did not read /Data on the way")
 	}
 	answer(p, data, "Connections", "ImportJobs")
@@ -221,7 +221,7 @@ func TestReadFailureMarksTheFolder(t *testing.T) {
 		_, c := p.Update(childrenMsg{ticket: latestRead(p, users.id), nodeID: users.id, err: fmt.Errorf("boom")})
 		return c
 	}()
-	if users.state != loadFailed {
+	if users.state != common.LoadFailed {
 		t.Fatalf("state %v", users.state)
 	}
 	if msg, ok := cmd().(common.StatusMsg); !ok || !strings.Contains(msg.Text, "reading /Users: boom") {

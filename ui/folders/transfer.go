@@ -227,9 +227,9 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 			return common.Notify(fmt.Sprintf("backup written to %s (%s)", msg.file, humanize.IBytes(uint64(msg.bytes))))
 		}
 		cmds := []tea.Cmd{common.Notify(restoredGist(msg.result)), p.loadFiles()}
-		if n := p.tree.byID[msg.folderID]; n != nil && n.state == loaded {
+		if n := p.tree.byID[msg.folderID]; n != nil && n.state == common.Loaded {
 			cmds = append(cmds, p.load(n))
-		} else if n, _ := p.tree.deepest(msg.path); n != nil && n.state == loaded {
+		} else if n, _ := p.tree.deepest(msg.path); n != nil && n.state == common.Loaded {
 			cmds = append(cmds, p.load(n)) // the restore may have created the folders below it
 		}
 		return tea.Batch(cmds...)

@@ -7,16 +7,6 @@ import (
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
-// loadState says what the console knows of a folder's children.
-type loadState int
-
-const (
-	notLoaded loadState = iota
-	loading
-	loaded
-	loadFailed
-)
-
 // node is one folder of the tree as far as the console has read it, or one
 // file (file set) shown under its folder's sub-folders.
 type node struct {
@@ -25,7 +15,7 @@ type node struct {
 	parent   *node
 	depth    int
 	children []*node
-	state    loadState
+	state    common.LoadState
 	expanded bool
 	marked   bool
 	// version changes whenever anything drawn on the node's row changes,
@@ -149,7 +139,7 @@ func (t *tree) setChildren(parent *node, entries []model.FolderEntry) {
 		t.forget(gone)
 	}
 	parent.children = children
-	parent.state = loaded
+	parent.state = common.Loaded
 	parent.touch()
 	t.shape++
 	t.rebuild()
@@ -161,7 +151,7 @@ func (t *tree) setChildren(parent *node, entries []model.FolderEntry) {
 // reports false, changing nothing, when the children differ or the folder
 // was never read (a new root is not among the rows yet).
 func (t *tree) renameChildren(parent *node, entries []model.FolderEntry) bool {
-	if len(entries) != len(parent.children) || parent.state == notLoaded {
+	if len(entries) != len(parent.children) || parent.state == common.NotLoaded {
 		return false
 	}
 	for i, c := range parent.children {
@@ -177,7 +167,7 @@ func (t *tree) renameChildren(parent *node, entries []model.FolderEntry) bool {
 			renamed = true
 		}
 	}
-	parent.state = loaded
+	parent.state = common.Loaded
 	parent.touch()
 	if renamed {
 		t.shape++
@@ -217,7 +207,7 @@ func (t *tree) attachFiles(n *node, entries []common.FileEntry) bool {
 		switch {
 		case !kept:
 			entry := e
-			f = &node{name: e.FileName(), parent: n, depth: n.depth + 1, file: &entry, state: loaded}
+			f = &node{name: e.FileName(), parent: n, depth: n.depth + 1, file: &entry, state: common.Loaded}
 			changed = true
 		case *f.file != e:
 			delete(old, e.UUID)

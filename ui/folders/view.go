@@ -155,13 +155,13 @@ func (p *Pane) renderBreadcrumbs(n *node, width int) string {
 // Loading rows carry the spinner and are drawn fresh each time.
 func (p *Pane) row(n *node, width int, selected bool) string {
 	key := rowKey{version: n.version, width: width, selected: selected, styles: p.ctx.Styles.Generation()}
-	if n.state != loading {
+	if n.state != common.Loading {
 		if c, ok := p.rows.entries[n]; ok && c.key == key {
 			return c.text
 		}
 	}
 	text := p.renderRow(n, width, selected)
-	if n.state != loading {
+	if n.state != common.Loading {
 		p.rows.entries[n] = cachedRow{key: key, text: text}
 	}
 	return text
@@ -175,14 +175,14 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 	sym := st.Symbols
 	var icon string
 	switch {
-	case n.state == loading:
+	case n.state == common.Loading:
 		icon = p.ctx.Spinner
 		if icon == "" {
 			icon = "…"
 		}
-	case n.state == loadFailed:
+	case n.state == common.LoadFailed:
 		icon = sym.Error
-	case n.state == loaded && len(n.children) == 0 && len(n.files) == 0 && (p.ctx.FileIndex == nil || n.filesGen == p.filesGen):
+	case n.state == common.Loaded && len(n.children) == 0 && len(n.files) == 0 && (p.ctx.FileIndex == nil || n.filesGen == p.filesGen):
 		icon = sym.Leaf
 	case n.expanded:
 		icon = sym.Expanded

@@ -40,7 +40,7 @@ type walker struct {
 // breadth first, walkLimit folders at most, cancelled by esc.
 func (p *Pane) walkForFilter() tea.Cmd {
 	client := p.ctx.Client
-	if client == nil || p.walk.done || p.walk.cancel != nil || p.tree.root == nil || p.tree.root.state != loaded {
+	if client == nil || p.walk.done || p.walk.cancel != nil || p.tree.root == nil || p.tree.root.state != common.Loaded {
 		return nil
 	}
 	var start []int64
@@ -49,7 +49,7 @@ func (p *Pane) walkForFilter() tea.Cmd {
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		if n.state != loaded {
+		if n.state != common.Loaded {
 			start = append(start, n.id)
 			continue
 		}
@@ -123,7 +123,7 @@ func (p *Pane) gotWalk(msg walkMsg) tea.Cmd {
 	p.walk.done = true
 	selected := p.selected()
 	for i, f := range msg.read {
-		if n := p.tree.byID[msg.ids[i]]; n != nil && n.state != loaded {
+		if n := p.tree.byID[msg.ids[i]]; n != nil && n.state != common.Loaded {
 			p.tree.setChildren(n, f.Embedded.Folders)
 			n.touch()
 		}

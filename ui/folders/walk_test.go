@@ -18,7 +18,7 @@ func TestFilterFindsFoldersNotReadYet(t *testing.T) {
 	p := New(ctx)
 	p.SetSize(80, 30)
 	uitest.Run(p, p.Init(), nil)
-	if p.tree.root == nil || p.tree.byID[p.tree.root.id].state != loaded {
+	if p.tree.root == nil || p.tree.byID[p.tree.root.id].state != common.Loaded {
 		t.Fatal("the root was not read")
 	}
 	var cmds []func()

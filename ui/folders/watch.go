@@ -13,7 +13,7 @@ const maxWatched = 16
 // that what changed elsewhere shows without r; the cursor, the filter and
 // the open folders stay (gotChildren keeps them).
 func (p *Pane) watch() tea.Cmd {
-	if p.ctx.Client == nil || p.tree.root == nil || p.tree.root.state != loaded {
+	if p.ctx.Client == nil || p.tree.root == nil || p.tree.root.state != common.Loaded {
 		return nil
 	}
 	folders := []*node{p.tree.root}
