@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/model"
+	zsqlite "zombiezen.com/go/sqlite"
+	"zombiezen.com/go/sqlite/sqlitex"
 )
 
 // Data naming: an execution that produces data writes it into the staging
@@ -40,18 +42,23 @@ func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`,
 
 // stagedTable is the data an execution writes, not yet visible. Full
 // batches are written behind: while one batch is written, the next is
-// read, so an import keeps both the reader and the database busy.
+// read, so an import keeps both the reader and the database busy. The rows
+// are written through a connection of the table's own that binds each cell
+// directly (see write and dataFile), not through database/sql, which boxes
+// every argument.
 type stagedTable struct {
 	db          *sql.DB
 	writes      *sync.Mutex // the engine's writes
+	file        dataFile
 	executionID int64
 	name        string
 	columns     []string
-	pending     []any
+	conn        *zsqlite.Conn // opened by create, closed once every row is written
+	pending     []cell
 	pendingRows int
 	// spare is the buffer of the batch being written, free again once
 	// writing answers; writingRows is its row count.
-	spare       []any
+	spare       []cell
 	writing     chan error
 	writingRows int
 	added       int64 // rows taken by add
@@ -60,7 +67,7 @@ type stagedTable struct {
 }
 
 func (e *Engine) newStagedTable(executionID int64) *stagedTable {
-	return &stagedTable{db: e.db, writes: &e.writes, executionID: executionID, name: stagingPrefix + strconv.FormatInt(executionID, 10)}
+	return &stagedTable{db: e.db, writes: &e.writes, file: e.file, executionID: executionID, name: stagingPrefix + strconv.FormatInt(executionID, 10)}
 }
 
 // create makes the staging table with the given columns; names are made
@@ -80,6 +87,11 @@ func (t *stagedTable) create(ctx context.Context, columns []string) error {
 	if _, err := t.db.ExecContext(ctx, `CREATE TABLE `+quoteIdent(t.name)+` (`+strings.Join(quoted, ", ")+`)`); err != nil {
 		return fmt.Errorf("staging table %s: %w", t.name, err)
 	}
+	conn, err := t.file.open()
+	if err != nil {
+		return fmt.Errorf("staging table %s: %w", t.name, err)
+	}
+	t.conn = conn
 	return nil
 }
 
@@ -101,13 +113,13 @@ func uniqueColumns(columns []string) []string {
 	return out
 }
 
-// add appends one row (len(values) == len(columns)) and starts writing a
+// add appends one row (len(row) == len(columns)) and starts writing a
 // batch when one is full.
-func (t *stagedTable) add(ctx context.Context, values []any) error {
-	for _, v := range values {
-		t.bytes += valueBytes(v)
+func (t *stagedTable) add(ctx context.Context, row []cell) error {
+	for _, c := range row {
+		t.bytes += c.size()
 	}
-	t.pending = append(t.pending, values...)
+	t.pending = append(t.pending, row...)
 	t.pendingRows++
 	t.added++
 	if t.pendingRows >= batchRows {
@@ -143,62 +155,94 @@ func (t *stagedTable) wait() error {
 	return err
 }
 
-// flush writes the pending rows and waits until every row is written.
+// flush writes the pending rows, waits until every row is written and
+// closes the table's connection, so publishing renames a table nobody holds.
 func (t *stagedTable) flush(ctx context.Context) error {
 	if t.pendingRows > 0 {
 		if err := t.writeBehind(ctx); err != nil {
 			return err
 		}
 	}
-	return t.wait()
+	err := t.wait()
+	if closeErr := t.closeConn(); err == nil {
+		err = closeErr
+	}
+	return err
+}
+
+// closeConn closes the table's connection, if open; the batch being
+// written, if any, must have answered.
+func (t *stagedTable) closeConn() error {
+	if t.conn == nil {
+		return nil
+	}
+	err := t.conn.Close()
+	t.conn = nil
+	if err != nil {
+		return fmt.Errorf("close writer of %s: %w", t.name, err)
+	}
+	return nil
 }
 
 // write stores n rows in one transaction, in INSERTs of many rows each,
 // and clears the batch so it holds no values once reused.
-func (t *stagedTable) write(ctx context.Context, batch []any, n int) error {
+func (t *stagedTable) write(ctx context.Context, batch []cell, n int) (err error) {
 	defer clear(batch)
 	width := len(t.columns)
 	perStatement := max(1, min(500, maxVariables/width))
 	t.writes.Lock()
 	defer t.writes.Unlock()
-	// The transaction is not bound to ctx: on a stop, database/sql would
-	// roll it back and close its connection from another goroutine while
-	// this one still holds a statement prepared on it, and the driver
-	// crashes finalizing that statement (seen when a server closed under a
-	// running import). A stop is noticed between statements instead.
-	txCtx := context.WithoutCancel(ctx)
-	tx, err := t.db.BeginTx(txCtx, nil)
-	if err != nil {
+	// The connection is not interrupted on a stop: a stop is noticed
+	// between statements, and the rolled-back staging table is dropped.
+	if err := sqlitex.ExecuteTransient(t.conn, "BEGIN IMMEDIATE", nil); err != nil {
 		return fmt.Errorf("write %s: %w", t.name, err)
 	}
-	defer tx.Rollback()
-	var full *sql.Stmt
+	defer func() {
+		if err != nil && !t.conn.AutocommitEnabled() {
+			// The run fails with err either way and its staging table is
+			// dropped, so a rollback's own failure adds nothing.
+			_ = sqlitex.ExecuteTransient(t.conn, "ROLLBACK", nil)
+		}
+	}()
 	for done := 0; done < n; {
 		if ctx.Err() != nil {
 			return fmt.Errorf("write %s: %w", t.name, context.Cause(ctx))
 		}
 		rows := min(perStatement, n-done)
-		args := batch[done*width : (done+rows)*width]
-		if rows == perStatement {
-			if full == nil {
-				if full, err = tx.PrepareContext(txCtx, t.insertSQL(rows)); err != nil {
-					return fmt.Errorf("write %s: %w", t.name, err)
-				}
-				defer full.Close()
-			}
-			_, err = full.ExecContext(txCtx, args...)
-		} else {
-			_, err = tx.ExecContext(txCtx, t.insertSQL(rows), args...)
-		}
-		if err != nil {
+		if err := t.insert(rows, batch[done*width:(done+rows)*width], rows == perStatement); err != nil {
 			return fmt.Errorf("write %s: %w", t.name, err)
 		}
 		done += rows
 	}
-	if err := tx.Commit(); err != nil {
+	if err := sqlitex.ExecuteTransient(t.conn, "COMMIT", nil); err != nil {
 		return fmt.Errorf("write %s: %w", t.name, err)
 	}
 	return nil
+}
+
+// insert runs one INSERT of rows rows; the statement of a full batch's
+// size is kept prepared on the connection, a shorter one is not.
+func (t *stagedTable) insert(rows int, cells []cell, keep bool) error {
+	var stmt *zsqlite.Stmt
+	var err error
+	if keep {
+		stmt, err = t.conn.Prepare(t.insertSQL(rows))
+	} else {
+		stmt, _, err = t.conn.PrepareTransient(t.insertSQL(rows))
+		if err == nil {
+			defer stmt.Finalize()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	for i, c := range cells {
+		c.bind(stmt, i+1)
+	}
+	if _, err := stmt.Step(); err != nil {
+		return err
+	}
+	return stmt.Reset()
 }
 
 func (t *stagedTable) insertSQL(rows int) string {
@@ -256,6 +300,7 @@ func (t *stagedTable) publish(ctx context.Context, tx *sql.Tx, fileID int64, at 
 // the batch being written, if any, is done.
 func (t *stagedTable) drop() {
 	_ = t.wait() // the run failed already; this batch's error adds nothing
+	_ = t.closeConn()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// A failure leaves an orphan that the next Open drops.
@@ -298,29 +343,123 @@ func dropStagingTables(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// cellValue turns a text cell into the value stored: integers and decimal
-// numbers become numbers (so workbook SQL compares and sums them), an empty
-// cell becomes NULL, anything else stays text. Numbers with a leading zero
-// ("007", zip codes) stay text. The cell's syntax is checked before it is
-// parsed, so text and dates cost no parse attempt and no error value.
-func cellValue(s string) any {
+// cellKind is the SQLite storage class a cell is written with.
+type cellKind uint8
+
+const (
+	nullCell cellKind = iota
+	integerCell
+	realCell
+	textCell
+	blobCell
+)
+
+// cell is one value of a row, typed once when it is read, so that rows are
+// buffered and bound without an interface box per value.
+type cell struct {
+	kind cellKind
+	i    int64
+	f    float64
+	s    string
+	b    []byte
+}
+
+// bind binds the cell to a statement's parameter (numbered from 1); SQLite
+// copies text and blobs, so the cell's memory is free again afterwards.
+func (c cell) bind(stmt *zsqlite.Stmt, param int) {
+	switch c.kind {
+	case nullCell:
+		stmt.BindNull(param)
+	case integerCell:
+		stmt.BindInt64(param, c.i)
+	case realCell:
+		stmt.BindFloat(param, c.f)
+	case textCell:
+		stmt.BindText(param, c.s)
+	case blobCell:
+		stmt.BindBytes(param, c.b)
+	}
+}
+
+// value is the cell as a database/sql argument.
+func (c cell) value() any {
+	switch c.kind {
+	case integerCell:
+		return c.i
+	case realCell:
+		return c.f
+	case textCell:
+		return c.s
+	case blobCell:
+		return c.b
+	}
+	return nil
+}
+
+// size is the stored size of the cell, for the OUTPUT_BYTES counters.
+func (c cell) size() int64 {
+	switch c.kind {
+	case nullCell:
+		return 0
+	case textCell:
+		return int64(len(c.s))
+	case blobCell:
+		return int64(len(c.b))
+	}
+	return 8
+}
+
+// anyCell types a value read through database/sql the way the driver would
+// bind it: booleans as integers, times as their text.
+func anyCell(v any) cell {
+	switch x := v.(type) {
+	case nil:
+		return cell{}
+	case int64:
+		return cell{kind: integerCell, i: x}
+	case float64:
+		return cell{kind: realCell, f: x}
+	case bool:
+		if x {
+			return cell{kind: integerCell, i: 1}
+		}
+		return cell{kind: integerCell}
+	case string:
+		return cell{kind: textCell, s: x}
+	case []byte:
+		return cell{kind: blobCell, b: x}
+	case time.Time:
+		return cell{kind: textCell, s: x.String()}
+	}
+	return cell{kind: textCell, s: fmt.Sprint(v)}
+}
+
+// cellValue is parseCell's cell as a database/sql argument.
+func cellValue(s string) any { return parseCell(s).value() }
+
+// parseCell types a text cell: integers and decimal numbers become numbers
+// (so workbook SQL compares and sums them), an empty cell becomes NULL,
+// anything else stays text. Numbers with a leading zero ("007", zip codes)
+// stay text. The cell's syntax is checked before it is parsed, so text and
+// dates cost no parse attempt and no error value.
+func parseCell(s string) cell {
 	if s == "" {
-		return nil
+		return cell{}
 	}
 	switch numberSyntax(s) {
 	case integerText:
 		if i, ok := parseInt64(s); ok {
-			return i
+			return cell{kind: integerCell, i: i}
 		}
 		fallthrough // too large for int64: a decimal number
 	case decimalText:
 		// The syntax is right, so the only failure left is a value out of
 		// range, which comes back infinite.
 		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
-			return f
+			return cell{kind: realCell, f: f}
 		}
 	}
-	return s
+	return cell{kind: textCell, s: s}
 }
 
 // textKind is what numberSyntax finds a cell to be.
@@ -410,17 +549,54 @@ func parseInt64(s string) (int64, bool) {
 	return 0, false
 }
 
-// valueBytes is the stored size of a value, for the OUTPUT_BYTES counters.
-func valueBytes(v any) int64 {
-	switch x := v.(type) {
-	case nil:
-		return 0
-	case string:
-		return int64(len(x))
-	case []byte:
-		return int64(len(x))
+// dataFile is the database file of the engine's pool, with the pool's
+// settings, for the connections that write staged rows. Those connections
+// use the same modernc.org/sqlite/lib as the pool, so SQLite's locks are
+// shared within the process and the pool's busy timeout applies to both.
+type dataFile struct {
+	path        string
+	busyTimeout time.Duration
+	synchronous int
+}
+
+// readDataFile asks one of the pool's connections for its file and settings.
+func readDataFile(ctx context.Context, db *sql.DB) (dataFile, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return dataFile{}, fmt.Errorf("database file: %w", err)
 	}
-	return 8
+	defer conn.Close()
+	var f dataFile
+	var busyMillis int64
+	if err := conn.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&f.path); err != nil {
+		return dataFile{}, fmt.Errorf("database file: %w", err)
+	}
+	if f.path == "" {
+		return dataFile{}, errors.New("database file: the engine's database is not a file")
+	}
+	if err := conn.QueryRowContext(ctx, `PRAGMA busy_timeout`).Scan(&busyMillis); err != nil {
+		return dataFile{}, fmt.Errorf("database file %s: %w", f.path, err)
+	}
+	if err := conn.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&f.synchronous); err != nil {
+		return dataFile{}, fmt.Errorf("database file %s: %w", f.path, err)
+	}
+	f.busyTimeout = time.Duration(busyMillis) * time.Millisecond
+	return f, nil
+}
+
+// open opens a connection of its own to the file. The journal mode (WAL)
+// is the file's and needs no setting.
+func (f dataFile) open() (*zsqlite.Conn, error) {
+	conn, err := zsqlite.OpenConn(f.path, zsqlite.OpenReadWrite)
+	if err != nil {
+		return nil, err
+	}
+	conn.SetBusyTimeout(f.busyTimeout)
+	if err := sqlitex.ExecuteTransient(conn, "PRAGMA synchronous = "+strconv.Itoa(f.synchronous), nil); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("open %s: %w", f.path, err)
+	}
+	return conn, nil
 }
 
 // latestData returns the table of the newest stored data set of a file.

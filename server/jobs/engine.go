@@ -80,6 +80,7 @@ const (
 // Engine queues and runs executions and answers about them.
 type Engine struct {
 	db    *sql.DB
+	file  dataFile // db's file, for the writers of staged rows
 	cat   Catalog
 	roots []string
 	limit int // executions that may run at once
@@ -147,8 +148,12 @@ func Open(ctx context.Context, db *sql.DB, cfg Config) (*Engine, error) {
 	if err := migrate(ctx, db); err != nil {
 		return nil, err
 	}
+	file, err := readDataFile(ctx, db)
+	if err != nil {
+		return nil, err
+	}
 	e := &Engine{
-		db: db, cat: cfg.Catalog, roots: roots, limit: limit,
+		db: db, file: file, cat: cfg.Catalog, roots: roots, limit: limit,
 		perUser: cmp.Or(cfg.MaxRunsPerUser, DefaultMaxRunsPerUser), workbookBytes: cmp.Or(cfg.MaxWorkbookBytes, DefaultMaxWorkbookBytes),
 		active:  make(map[int64]*run),
 		waiting: list.New(),

@@ -98,8 +98,8 @@ func (s *importSink) header(columns []string) error {
 }
 
 // row stores one valid record; it answers errEnough when the sample is full.
-func (s *importSink) row(values []any) error {
-	if err := s.table.add(s.ctx, values); err != nil {
+func (s *importSink) row(cells []cell) error {
+	if err := s.table.add(s.ctx, cells); err != nil {
 		return err
 	}
 	s.records++
@@ -272,23 +272,25 @@ func readCSV(f io.Reader, size int64, sep rune, sink *importSink) error {
 		return err
 	}
 	width := len(header)
-	values := make([]any, width)
+	cells := make([]cell, width)
+	// Declared once: errors.As takes its address, which would cost every
+	// row an allocation if it were declared in the loop.
+	var parseErr *csv.ParseError
 	for n := 1; ; n++ {
 		record, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
-		var parseErr *csv.ParseError
 		switch {
-		case errors.As(err, &parseErr), err == nil && len(record) != width:
-			err = sink.drop()
-		case err != nil:
-			return fmt.Errorf("CSV: %w", err)
-		default:
-			for i, cell := range record {
-				values[i] = cellValue(cell)
+		case err == nil && len(record) == width:
+			for i, text := range record {
+				cells[i] = parseCell(text)
 			}
-			err = sink.row(values)
+			err = sink.row(cells)
+		case err == nil, errors.As(err, &parseErr):
+			err = sink.drop()
+		default:
+			return fmt.Errorf("CSV: %w", err)
 		}
 		if err != nil {
 			return err
@@ -308,7 +310,7 @@ func readJSONLines(f io.Reader, size int64, sink *importSink) error {
 	br := bufio.NewReaderSize(f, 256<<10)
 	var columns []string
 	var index map[string]int
-	var values []any
+	var cells []cell
 	var offset int64
 	for n := 1; ; n++ {
 		line, readErr := br.ReadBytes('\n')
@@ -333,21 +335,21 @@ func readJSONLines(f io.Reader, size int64, sink *importSink) error {
 				for i, c := range columns {
 					index[c] = i
 				}
-				values = make([]any, len(columns))
+				cells = make([]cell, len(columns))
 			}
 			if ok {
-				clear(values)
+				clear(cells)
 				for k, v := range obj {
 					i, known := index[k]
 					if !known {
 						ok = false
 						break
 					}
-					values[i] = jsonValue(v)
+					cells[i] = jsonCell(v)
 				}
 			}
 			if ok {
-				err = sink.row(values)
+				err = sink.row(cells)
 			} else {
 				err = sink.drop()
 			}
@@ -379,26 +381,26 @@ func decodeObject(line []byte) (map[string]any, bool) {
 	return obj, true
 }
 
-// jsonValue turns a decoded JSON value into the value stored; nested
+// jsonCell turns a decoded JSON value into the cell stored; nested
 // objects and arrays are kept as JSON text.
-func jsonValue(v any) any {
+func jsonCell(v any) cell {
 	switch x := v.(type) {
 	case nil, string, bool:
-		return x
+		return anyCell(x)
 	case json.Number:
 		if i, err := x.Int64(); err == nil {
-			return i
+			return cell{kind: integerCell, i: i}
 		}
 		if f, err := x.Float64(); err == nil {
-			return f
+			return cell{kind: realCell, f: f}
 		}
-		return x.String()
+		return cell{kind: textCell, s: x.String()}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Sprint(v)
+		return cell{kind: textCell, s: fmt.Sprint(v)}
 	}
-	return string(b)
+	return cell{kind: textCell, s: string(b)}
 }
 
 // readSQLite imports a table or a query's result from a SQLite database
@@ -455,6 +457,7 @@ func (e *Engine) readSQLite(r *run, conn File, sink *importSink) error {
 		return err
 	}
 	values := make([]any, len(columns))
+	cells := make([]cell, len(columns))
 	targets := make([]any, len(columns))
 	for i := range values {
 		targets[i] = &values[i]
@@ -463,10 +466,11 @@ func (e *Engine) readSQLite(r *run, conn File, sink *importSink) error {
 		if err := rows.Scan(targets...); err != nil {
 			return fmt.Errorf("%s: %w", r.file.Path, err)
 		}
-		for _, v := range values {
-			sink.readSize += valueBytes(v)
+		for i, v := range values {
+			cells[i] = anyCell(v)
+			sink.readSize += cells[i].size()
 		}
-		if err := sink.row(values); err != nil {
+		if err := sink.row(cells); err != nil {
 			return err
 		}
 		if sink.records%checkEvery == 0 {

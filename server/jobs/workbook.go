@@ -64,8 +64,12 @@ func (e *Engine) runWorkbook(r *run) (result, error) {
 	if err := staged.create(r.ctx, columns); err != nil {
 		return res, err
 	}
+	cells := make([]cell, len(columns))
 	for i, row := range rows {
-		if err := staged.add(r.ctx, row); err != nil {
+		for j, v := range row {
+			cells[j] = anyCell(v)
+		}
+		if err := staged.add(r.ctx, cells); err != nil {
 			return res, err
 		}
 		if i%checkEvery == 0 {
