@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"net/http"
-	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -91,31 +90,25 @@ func (u *pump) after(d time.Duration, msg tea.Msg) tea.Cmd {
 	}
 }
 
-// run starts a command; its messages arrive on the channel.
+// run starts a command; its messages arrive on the channel. Timers other
+// than the pane's own (after) are left out, as uitest does.
 func (u *pump) run(cmd tea.Cmd) {
-	if cmd == nil {
+	if cmd == nil || uitest.IsTimer(cmd) {
 		return
 	}
 	u.wg.Add(1)
 	go func() {
 		defer u.wg.Done()
 		msg := cmd()
-		if msg == nil {
-			return
-		}
-		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
-			for i := 0; i < v.Len(); i++ {
-				u.run(v.Index(i).Interface().(tea.Cmd))
+		if cmds, ok := uitest.Commands(msg); ok {
+			for _, c := range cmds {
+				u.run(c) // each on its own goroutine, as the program runs a batch
 			}
 			return
 		}
-		switch m := msg.(type) {
-		case common.TaskStartedMsg:
-			return
-		case common.TaskDoneMsg:
-			msg = m.Msg
+		if msg, ok := uitest.ForPane(msg); ok && msg != nil {
+			u.msgs <- msg
 		}
-		u.msgs <- msg
 	}()
 }
 

@@ -55,14 +55,41 @@ func Messages(cmd tea.Cmd) []tea.Msg {
 	if msg == nil {
 		return nil
 	}
-	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+	if cmds, ok := Commands(msg); ok {
 		var out []tea.Msg
-		for i := range v.Len() {
-			out = append(out, Messages(v.Index(i).Interface().(tea.Cmd))...)
+		for _, c := range cmds {
+			out = append(out, Messages(c)...)
 		}
 		return out
 	}
 	return []tea.Msg{msg}
+}
+
+// Commands returns the commands a batch or a sequence holds (tea.Sequence's
+// message type is unexported: a slice of commands); ok is false for any
+// other message.
+func Commands(msg tea.Msg) (cmds []tea.Cmd, ok bool) {
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
+		return nil, false
+	}
+	cmds = make([]tea.Cmd, v.Len())
+	for i := range cmds {
+		cmds[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return cmds, true
+}
+
+// ForPane is msg as the root hands it to a pane: a task's result in place
+// of the task; ok is false for a task-started note, which no pane gets.
+func ForPane(msg tea.Msg) (tea.Msg, bool) {
+	switch m := msg.(type) {
+	case common.TaskDoneMsg:
+		return m.Msg, true
+	case common.TaskStartedMsg:
+		return nil, false
+	}
+	return msg, true
 }
 
 // Expand is Messages as a pane gets them from the root: a task's result in
@@ -70,11 +97,7 @@ func Messages(cmd tea.Cmd) []tea.Msg {
 func Expand(cmd tea.Cmd) []tea.Msg {
 	var out []tea.Msg
 	for _, msg := range Messages(cmd) {
-		switch m := msg.(type) {
-		case common.TaskDoneMsg:
-			out = append(out, m.Msg)
-		case common.TaskStartedMsg:
-		default:
+		if msg, ok := ForPane(msg); ok {
 			out = append(out, msg)
 		}
 	}
