@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dapconsole/dapconsole/credentials"
+	"github.com/dapconsole/dapconsole/credentials/credtest"
 )
 
 // TestKeyringIntegration proves, against a real Secret Service, that a login
@@ -75,5 +76,5 @@ func TestKeyringIntegration(t *testing.T) {
 	}
 
 	// Nothing on disk holds the password.
-	assertNoPasswordUnder(t, configDir)
+	credtest.NoPasswordUnder(t, configDir)
 }

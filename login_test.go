@@ -1,18 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/zalando/go-keyring"
+
+	"github.com/dapconsole/dapconsole/credentials"
+	"github.com/dapconsole/dapconsole/credentials/credtest"
 )
 
 // testPassword starts with the prefix the credentials leak scan looks for.
@@ -183,7 +182,7 @@ func TestLoginCommand(t *testing.T) {
 			if tt.wantErr == "" && ta.stderr.String() != tt.wantStderr {
 				t.Errorf("stderr\n got %q\nwant %q", ta.stderr, tt.wantStderr)
 			}
-			if all := ta.stdout.String() + ta.stderr.String(); strings.Contains(all, "dap-test-pw-") {
+			if all := ta.stdout.String() + ta.stderr.String(); strings.Contains(all, credtest.PasswordPrefix) {
 				t.Errorf("a password was printed: %q", all)
 			}
 
@@ -199,7 +198,7 @@ func TestLoginCommand(t *testing.T) {
 			if tt.wantErr != "" && ta.verified > passwordTries {
 				t.Errorf("%d authenticated calls, want at most %d", ta.verified, passwordTries)
 			}
-			assertNoPasswordUnder(t, filepath.Dir(filepath.Dir(ta.profilesPath))) // the whole config dir
+			credtest.NoPasswordUnder(t, filepath.Dir(filepath.Dir(ta.profilesPath))) // the whole config dir
 		})
 	}
 }
@@ -276,27 +275,6 @@ func TestLogoutCommand(t *testing.T) {
 				t.Error("logout must keep the profile")
 			}
 		})
-	}
-}
-
-// assertNoPasswordUnder fails if a file under dir holds a test password.
-func assertNoPasswordUnder(t *testing.T, dir string) {
-	t.Helper()
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(data, []byte("dap-test-pw-")) {
-			t.Errorf("%s holds a password", path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -7,11 +7,13 @@ import (
 	"time"
 
 	"github.com/zalando/go-keyring"
+
+	"github.com/dapconsole/dapconsole/credentials/credtest"
 )
 
 // testPasswordPrefix starts every password these tests use, so the leak scan
 // (leak_test.go) can look for all of them at once.
-const testPasswordPrefix = "dap-test-pw-"
+const testPasswordPrefix = credtest.PasswordPrefix
 
 // errNoSessionBus is what godbus says on a host with no desktop session.
 var errNoSessionBus = errors.New("dbus: couldn't determine address of session bus")

@@ -9,27 +9,6 @@ import (
 	"testing"
 )
 
-// assertNoPasswordIn fails if any file under dir holds a test password.
-func assertNoPasswordIn(t *testing.T, dir string) {
-	t.Helper()
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(data, []byte(testPasswordPrefix)) {
-			t.Errorf("%s holds a password", path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestGoldenFilesHoldNoPassword scans every golden file of the module, those
 // of the login screen included, for the passwords the tests type.
 func TestGoldenFilesHoldNoPassword(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/zalando/go-keyring"
+
+	"github.com/dapconsole/dapconsole/credentials/credtest"
 )
 
 var errRefused = errors.New("401 Unauthorized: bad credentials")
@@ -97,7 +99,7 @@ func TestLogin(t *testing.T) {
 			if saved := statErr == nil; saved != tt.wantProfile {
 				t.Errorf("profiles file saved = %v, want %v", saved, tt.wantProfile)
 			}
-			assertNoPasswordIn(t, configDir)
+			credtest.NoPasswordUnder(t, configDir)
 		})
 	}
 }
