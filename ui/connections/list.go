@@ -3,7 +3,6 @@ package connections
 import (
 	"cmp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -146,9 +145,9 @@ func (l *list) apply(entries []model.ConnectionEntry, changes common.Changes) {
 		needle := common.ParseNeedle(l.filter)
 		for _, i := range changes.Changed {
 			e := l.all[i]
-			from := l.find(e)
+			from := common.FindSorted(l.rows, e, l.compare)
 			l.setFields(e, entries[i])
-			l.place(e, from, l.shown(e, needle))
+			l.rows = common.PlaceSorted(l.rows, e, from, l.shown(e, needle), l.compare)
 		}
 		return
 	}
@@ -192,50 +191,6 @@ func (l *list) shown(e *entry, needle common.Needle) bool {
 
 func (l *list) compare(a, b *entry) int { return compareEntries(a, b, l.sortBy, l.descending) }
 
-// find returns the row of an entry by binary search, -1 when it is not
-// shown: the rows are sorted by the keys the entry has now.
-func (l *list) find(e *entry) int {
-	at, _ := slices.BinarySearchFunc(l.rows, e, l.compare)
-	for ; at < len(l.rows) && l.compare(l.rows[at], e) == 0; at++ {
-		if l.rows[at] == e {
-			return at
-		}
-	}
-	return -1
-}
-
-// place moves a changed entry from row from (-1 when it was not shown)
-// to where it now belongs, found by binary search, after its equals as a
-// stable sort leaves a later entry; only the rows in between shift.
-func (l *list) place(e *entry, from int, show bool) {
-	if !show {
-		if from >= 0 {
-			l.rows = slices.Delete(l.rows, from, from+1)
-		}
-		return
-	}
-	others := len(l.rows)
-	if from >= 0 {
-		others--
-	}
-	to := sort.Search(others, func(k int) bool {
-		if from >= 0 && k >= from {
-			k++ // skip the entry itself
-		}
-		return l.compare(l.rows[k], e) > 0
-	})
-	switch {
-	case from < 0:
-		l.rows = slices.Insert(l.rows, to, e)
-	case to < from:
-		copy(l.rows[to+1:from+1], l.rows[to:from])
-		l.rows[to] = e
-	case to > from:
-		copy(l.rows[from:to], l.rows[from+1:to+1])
-		l.rows[to] = e
-	}
-}
-
 // setTypes records types read; it reports whether the rows need sorting again.
 func (l *list) setTypes(types map[int64]string) bool {
 	for id, t := range types {
@@ -259,19 +214,9 @@ func (l *list) rebuild() {
 }
 
 // indexOf returns the row of a connection, -1 when it is not shown; hint
-// is where it was: a refresh leaves it there or a few rows away, so the
-// search goes outward from it.
+// is where it was, where a refresh leaves it or a few rows away.
 func (l *list) indexOf(id int64, hint int) int {
-	hint = max(0, min(hint, len(l.rows)-1))
-	for d := 0; d < len(l.rows) && (hint-d >= 0 || hint+d < len(l.rows)); d++ {
-		if i := hint - d; i >= 0 && l.rows[i].ID == id {
-			return i
-		}
-		if i := hint + d; i < len(l.rows) && l.rows[i].ID == id {
-			return i
-		}
-	}
-	return -1
+	return common.IndexNear(len(l.rows), hint, func(i int) bool { return l.rows[i].ID == id })
 }
 
 // missingTypes returns the ids among rows whose type is not read yet.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 func manyJobs(n int) []model.RunningJob {
@@ -51,8 +52,9 @@ func BenchmarkView(b *testing.B) {
 }
 
 // BenchmarkMergePoll takes one 10,000-entry list-running answer into a
-// dashboard that already shows the same executions (the steady state):
-// merge, filter, sort, selection.
+// dashboard that already shows the same executions, every row changed,
+// with no changes found by the poll's task: the merge by id on the UI
+// goroutine (filter, sort, selection) that a poll falls back to.
 func BenchmarkMergePoll(b *testing.B) {
 	jobs := manyJobs(10_000)
 	p := paneWith(b, 10_000)
@@ -99,21 +101,46 @@ func TestViewCostDoesNotGrowWithTheList(t *testing.T) {
 	}
 }
 
-// BenchmarkRefresh takes a list-running answer in which one execution
-// changed, then draws the dashboard. Compare 100 and 100000 (the growth),
-// and both with ui/common's BenchmarkTableReference.
+// BenchmarkRefresh is what a poll costs the UI goroutine: Update taking
+// a list-running answer in which one execution changed, with the changes
+// the poll's task found (BenchmarkRefreshDiff), then View. Compare 100
+// and 100000 (the growth), and both with ui/common's
+// BenchmarkTableReference. Two answers take turns, each compared with the
+// other, as consecutive polls' are.
 func BenchmarkRefresh(b *testing.B) {
 	for _, n := range []int{100, 100_000} {
 		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
-			jobs := manyJobs(n)
 			p := paneWith(b, n)
 			p.status.inFlight = true // measure the merge, not the status round it starts
+			answers := [2][]model.RunningJob{p.table.answer, manyJobs(n)}
+			answers[1][n/2].EstimatedTime++
+			changes := [2]common.Changes{
+				common.Diff(answers[1], answers[0], execID),
+				common.Diff(answers[0], answers[1], execID),
+			}
 			p.View()
 			b.ReportAllocs()
+			i := 0
 			for b.Loop() {
-				jobs[n/2].EstimatedTime++
-				p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs})
+				i = 1 - i
+				p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: answers[i], base: answers[1-i], changes: changes[i]})
 				_ = p.View()
+			}
+		})
+	}
+}
+
+// BenchmarkRefreshDiff is what a poll costs off the UI goroutine: the
+// poll's task comparing a list-running answer with the one before,
+// O(rows), beside the decoding of that answer.
+func BenchmarkRefreshDiff(b *testing.B) {
+	for _, n := range []int{100, 100_000} {
+		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
+			base, answer := manyJobs(n), manyJobs(n)
+			answer[n/2].EstimatedTime++
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = common.Diff(base, answer, execID)
 			}
 		})
 	}

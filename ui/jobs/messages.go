@@ -15,6 +15,10 @@ type pollMsg struct {
 	jobs   []model.RunningJob
 	err    error
 	jobAPI api.JobAPI // as the client knows it after the poll
+	// changes is how jobs differ from base, the answer the table held
+	// when the poll was sent, as the poll's task found.
+	base    []model.RunningJob
+	changes common.Changes
 }
 
 func (m pollMsg) Failure() error { return m.err }

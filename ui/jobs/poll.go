@@ -95,12 +95,16 @@ func (p *Pane) poll() tea.Cmd {
 		return nil
 	}
 	p.polling.inFlight, p.polling.sentAt = true, p.ctx.Now()
-	ticket := p.polling.reads.Next()
+	ticket, base := p.polling.reads.Next(), p.table.answer
 	return common.StartTask("polling running jobs", common.Quiet, func(ctx context.Context) tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 		defer cancel()
 		jobs, err := client.RunningJobs(ctx)
-		return pollMsg{ticket: ticket, jobs: jobs, err: err, jobAPI: client.JobAPI()}
+		msg := pollMsg{ticket: ticket, jobs: jobs, err: err, jobAPI: client.JobAPI(), base: base}
+		if err == nil {
+			msg.changes = common.Diff(base, jobs, execID) // O(rows), here rather than in Update
+		}
+		return msg
 	})
 }
 
@@ -146,8 +150,11 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 	}
 	p.polling.failures, p.polling.lastErr = 0, nil
 	selected := p.selectedExec()
-	p.table.merge(msg.jobs, p.ctx.Now())
-	p.table.refresh()
+	changes := msg.changes
+	if !common.SameAnswer(msg.base, p.table.answer) {
+		changes = common.Changes{} // found against another answer: merged by id
+	}
+	p.table.take(msg.jobs, changes, p.ctx.Now())
 	p.keepSelection(selected)
 	return tea.Batch(p.readStatuses(), p.readPaths(), p.schedule())
 }
@@ -276,7 +283,7 @@ func (p *Pane) gotStatuses(msg jobStatusMsg) tea.Cmd {
 		default:
 			continue
 		}
-		r.touch()
+		p.table.touchedOutsidePoll(r)
 		changed = true
 		if r.final {
 			cmds = append(cmds, p.endedNotice(r))

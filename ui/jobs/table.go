@@ -24,7 +24,7 @@ type row struct {
 	// left is when the execution was last missing from list-running; zero
 	// while it is listed. final says its end state has been read.
 	left  time.Time
-	seen  int // the poll generation that last listed it
+	seen  int // the poll generation that last listed it, as a merge by id counts
 	final bool
 
 	ref  api.Ref // what status reads address: the file id, or the triggered path
@@ -65,15 +65,17 @@ type indexKey struct {
 
 // touch marks the row changed; the filter text is rebuilt only when the
 // text it searches changed, since a poll changes most rows' estimates only.
-func (r *row) touch() {
+// It reports whether that text changed.
+func (r *row) touch() bool {
 	r.version++
 	k := indexKey{job: r.job.JobName, file: r.job.FileName, user: r.user, state: r.state}
 	if k == r.indexed && r.haystack != "" {
-		return
+		return false
 	}
 	r.indexed = k
 	r.haystack = strings.ToLower(strings.Join([]string{k.job, k.file, string(k.state), k.user,
 		strconv.FormatInt(r.job.JobExecutionID, 10)}, "\x00"))
+	return true
 }
 
 func (r *row) gone() bool { return !r.left.IsZero() }
@@ -108,6 +110,10 @@ var columnNames = [columnCount]string{"exec", "job", "file", "state", "progress"
 type table struct {
 	rows map[int64]*row
 	view []*row
+	// answer is the last list-running answer merged. A poll hands it to
+	// its task, which compares the next answer with it off the UI
+	// goroutine: nothing changes this slice or its elements once taken.
+	answer []model.RunningJob
 	// listed is the rows in the order of the last list-running answer, and
 	// unlisted the other rows (lingering, or started here and not listed
 	// yet): a poll that lists the same executions in the same order, as
@@ -125,7 +131,8 @@ type table struct {
 	reverse bool
 	filter  string
 	// regroup says the view must be collected again from rows: an
-	// execution came or went, or the filter changed.
+	// execution came or went, the filter changed, or the text it searches
+	// changed outside a poll.
 	regroup  bool
 	pollGen  int
 	running  int
@@ -134,6 +141,63 @@ type table struct {
 }
 
 func newTable() *table { return &table{rows: map[int64]*row{}, startedBy: map[int64]string{}} }
+
+func execID(j *model.RunningJob) int64 { return j.JobExecutionID }
+
+// take brings the table and its view up to date with a list-running
+// answer and how it differs from t.answer (common.Changes, found by the
+// poll's task). When the same executions are listed in the same order, as
+// a poll mostly does, only the changed rows and those that start or end
+// their linger are touched, in O(changed) steps; otherwise the answer is
+// merged by id and the view refreshed.
+func (t *table) take(jobs []model.RunningJob, changes common.Changes, now time.Time) {
+	defer func() { t.answer = jobs }()
+	if !changes.InPlace || t.regroup || len(jobs) != len(t.listed) || len(changes.Changed) > replaceLimit {
+		t.merge(jobs, now)
+		t.refresh()
+		return
+	}
+	needle := common.ParseNeedle(t.filter)
+	move := func(r *row, change func()) {
+		from := common.FindSorted(t.view, r, t.compare)
+		change()
+		t.view = common.PlaceSorted(t.view, r, from, needle.Match(r.haystack), t.compare)
+	}
+	for _, i := range changes.Changed {
+		r := t.listed[i]
+		move(r, func() {
+			t.count(r, -1)
+			r.takeListing(&jobs[i])
+			t.count(r, 1)
+		})
+	}
+	t.linger(now, move, func(r *row) {
+		if at := common.FindSorted(t.view, r, t.compare); at >= 0 {
+			t.view = slices.Delete(t.view, at, at+1)
+		}
+	})
+}
+
+// count adds a listed row to the running or queued count, or takes it off.
+func (t *table) count(r *row, delta int) {
+	if isQueued(r.state) {
+		t.queued += delta
+	} else {
+		t.running += delta
+	}
+}
+
+// takeListing takes what list-running says of the row's execution.
+func (r *row) takeListing(j *model.RunningJob) {
+	if r.ref.IsZero() || r.ref.IsPath() {
+		r.ref = api.FileID(j.FileID)
+	}
+	r.job, r.state, r.left, r.final = *j, j.JobStatus, time.Time{}, false
+	if !r.hasEstimate && j.EstimatedTime > 0 {
+		r.estimate = time.Duration(j.EstimatedTime) * time.Millisecond
+	}
+	r.touch()
+}
 
 // merge takes one list-running answer: listed executions are added or
 // updated, ones that left start to linger, and lingering ones older than
@@ -164,21 +228,10 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) {
 		}
 		r.seen = t.pollGen
 		if r.job != *j || r.state != j.JobStatus || r.gone() || r.version == 0 {
-			if r.ref.IsZero() || r.ref.IsPath() {
-				r.ref = api.FileID(j.FileID)
-			}
-			r.job, r.state, r.left, r.final = *j, j.JobStatus, time.Time{}, false
-			if !r.hasEstimate && j.EstimatedTime > 0 {
-				r.estimate = time.Duration(j.EstimatedTime) * time.Millisecond
-			}
-			r.touch()
+			r.takeListing(j)
 			t.changed = append(t.changed, r)
 		}
-		if isQueued(j.JobStatus) {
-			t.queued++
-		} else {
-			t.running++
-		}
+		t.count(r, 1)
 	}
 	if !inPlace {
 		t.listed = listed
@@ -189,19 +242,30 @@ func (t *table) merge(jobs []model.RunningJob, now time.Time) {
 			}
 		}
 	}
+	t.linger(now, func(r *row, change func()) {
+		change()
+		t.changed = append(t.changed, r)
+	}, func(*row) { t.regroup = true })
+}
+
+// linger starts the linger of the unlisted rows that were listed until
+// now, and drops the rows that lingered lingerFor. move applies a change
+// to a row and keeps the view in step; drop takes a dropped row off it.
+func (t *table) linger(now time.Time, move func(r *row, change func()), drop func(*row)) {
 	t.lingered = 0
 	kept := t.unlisted[:0]
 	for _, r := range t.unlisted {
 		if !r.gone() {
-			r.left = now
-			r.progress, r.hasProgress, r.estimate, r.hasEstimate = 0, false, 0, false
-			r.touch()
-			t.changed = append(t.changed, r)
+			move(r, func() {
+				r.left = now
+				r.progress, r.hasProgress, r.estimate, r.hasEstimate = 0, false, 0, false
+				r.touch()
+			})
 		}
 		if now.Sub(r.left) > lingerFor {
 			delete(t.rows, r.job.JobExecutionID)
 			delete(t.startedBy, r.job.JobExecutionID)
-			t.regroup = true
+			drop(r)
 			continue
 		}
 		kept = append(kept, r)
@@ -243,7 +307,17 @@ func (t *table) noteStarter(execID int64, user string) {
 	t.startedBy[execID] = user
 	if r := t.rows[execID]; r != nil && r.user == "" {
 		r.user = user
-		r.touch()
+		t.touchedOutsidePoll(r)
+	}
+}
+
+// touchedOutsidePoll marks a row changed by other than a poll (its
+// starter or status read): when the text the filter searches or the
+// user it sorts by changed, the next poll collects the view again, where
+// a poll's changes alone would move only the rows it changed.
+func (t *table) touchedOutsidePoll(r *row) {
+	if r.touch() {
+		t.regroup = true
 	}
 }
 
@@ -329,15 +403,7 @@ func compareRows(a, b *row, by column) int {
 }
 
 // indexOf returns the view index of an execution, -1 when it is not
-// shown; hint is where it was, where a poll mostly leaves it.
+// shown; hint is where it was, where a poll leaves it or a few rows away.
 func (t *table) indexOf(execID int64, hint int) int {
-	if hint >= 0 && hint < len(t.view) && t.view[hint].job.JobExecutionID == execID {
-		return hint
-	}
-	for i, r := range t.view {
-		if r.job.JobExecutionID == execID {
-			return i
-		}
-	}
-	return -1
+	return common.IndexNear(len(t.view), hint, func(i int) bool { return t.view[i].job.JobExecutionID == execID })
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/ui/common"
 )
 
 // TestPollMergesAsAFreshTableWould: a poll merged into the table the last
@@ -67,4 +68,112 @@ func execIDs(rows []*row) []int64 {
 		out[i] = r.job.JobExecutionID
 	}
 	return out
+}
+
+// TestTaskComparedPollMergesAsAFreshTableWould: a poll answer that comes
+// with the changes its task found (see poll) leaves the view a table
+// gathered and sorted afresh would show, sorted by any column or
+// filtered, with the cursor on the execution it was on, and the same
+// counts; changes found against an answer the table no longer holds are
+// not trusted: the answer is merged by id.
+func TestTaskComparedPollMergesAsAFreshTableWould(t *testing.T) {
+	changes := []struct {
+		name   string
+		change func([]model.RunningJob)
+	}{
+		{"an estimate", func(j []model.RunningJob) { j[7].EstimatedTime = 1 }},
+		{"a state", func(j []model.RunningJob) { j[4].JobStatus = model.StateCompleted }},
+		{"queued to running", func(j []model.RunningJob) { j[9].JobStatus = model.StateRunning }},
+		{"names move", func(j []model.RunningJob) { j[30].JobName, j[2].JobName = "AAA", "zzz" }},
+		{"the cursor's execution moves", func(j []model.RunningJob) { j[19].JobName = "zzz" }},
+		{"one now matches the filter", func(j []model.RunningJob) { j[35].JobName = "Job 001x" }},
+		{"one no longer matches", func(j []model.RunningJob) { j[12].JobName = "Other" }},
+		{"every estimate", func(j []model.RunningJob) {
+			for i := range j {
+				j[i].EstimatedTime += 5
+			}
+		}},
+	}
+	type view struct {
+		name   string
+		sortBy column
+		filter string
+	}
+	var views []view
+	for by := range columnCount {
+		views = append(views, view{columnNames[by], by, ""})
+	}
+	views = append(views, view{"filtered", colJob, "job 001"})
+	for _, v := range views {
+		for _, c := range changes {
+			for _, stale := range []bool{false, true} {
+				name := v.name + "/" + c.name
+				if stale {
+					name += "/against an older answer"
+				}
+				t.Run(name, func(t *testing.T) {
+					now := clockAt
+					p := newTestPane(nil, 120, 40, func() time.Time { return now })
+					p.table.sortBy, p.table.filter = v.sortBy, v.filter
+					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: manyJobs(40)})
+					p.cursor = p.table.indexOf(20, 0)
+					base := p.table.answer
+					if stale {
+						// An answer taken since the poll was sent: the task
+						// compared with the one before it.
+						older := manyJobs(40)
+						older[25].JobName = "taken since"
+						p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: older})
+					}
+					answer := manyJobs(40)
+					c.change(answer)
+					now = now.Add(time.Second)
+					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: answer, base: base,
+						changes: common.Diff(base, answer, execID)})
+
+					got := execIDs(p.table.view)
+					p.table.regroup = true
+					p.table.rebuild()
+					if want := execIDs(p.table.view); !slices.Equal(got, want) {
+						t.Errorf("view after the poll:\n%v\ngathered afresh:\n%v", got, want)
+					}
+					fresh := newTable()
+					fresh.merge(answer, now)
+					if p.table.running != fresh.running || p.table.queued != fresh.queued {
+						t.Errorf("%d running, %d queued; afresh %d, %d", p.table.running, p.table.queued, fresh.running, fresh.queued)
+					}
+					if r := p.selected(); p.table.indexOf(20, 0) >= 0 && (r == nil || r.job.JobExecutionID != 20) {
+						t.Errorf("the cursor is on %v, want execution 20", r)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestLingeringRowGoesInPlace: an execution that left the list lingers,
+// and goes once lingerFor passed, while the polls in between list the
+// same executions and are taken in place.
+func TestLingeringRowGoesInPlace(t *testing.T) {
+	now := clockAt
+	p := newTestPane(nil, 120, 40, func() time.Time { return now })
+	poll := func(jobs []model.RunningJob) {
+		base := p.table.answer
+		p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: jobs, base: base, changes: common.Diff(base, jobs, execID)})
+	}
+	poll(manyJobs(10))
+	poll(slices.Delete(manyJobs(10), 3, 4))
+	if len(p.table.view) != 10 || p.table.lingered != 1 {
+		t.Fatalf("%d rows, %d lingering after one left; want 10, 1", len(p.table.view), p.table.lingered)
+	}
+	now = now.Add(lingerFor / 2)
+	poll(slices.Delete(manyJobs(10), 3, 4))
+	if len(p.table.view) != 10 {
+		t.Fatalf("%d rows while it lingers, want 10", len(p.table.view))
+	}
+	now = now.Add(lingerFor)
+	poll(slices.Delete(manyJobs(10), 3, 4))
+	if got := execIDs(p.table.view); len(got) != 9 || slices.Contains(got, 4) || p.table.lingered != 0 {
+		t.Errorf("after lingerFor: %v, %d lingering; want 9 rows, execution 4 gone", got, p.table.lingered)
+	}
 }
