@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -365,5 +367,29 @@ func TestMouse(t *testing.T) {
 	off.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if off.View().MouseMode != tea.MouseModeNone {
 		t.Error("the mouse is taken without being asked for")
+	}
+}
+
+// TestFullHelpShowsEveryKey opens help on each pane at the widths admins
+// use: every enabled key of the pane and of the console is on screen, none
+// cut to "…" (at 120 columns the Jobs pane once lost trigger, stop and quit).
+func TestFullHelpShowsEveryKey(t *testing.T) {
+	for _, width := range []int{80, 120} {
+		for pane := range 3 {
+			t.Run(fmt.Sprintf("%d columns, pane %d", width, pane+1), func(t *testing.T) {
+				ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
+				m := New(Options{Context: ctx, HeartbeatOff: true})
+				m.Update(tea.WindowSizeMsg{Width: width, Height: 50})
+				typeKeys(t, m, strconv.Itoa(pane+1), "?")
+				screen := ansi.Strip(m.Render())
+				for _, group := range m.FullHelp() {
+					for _, b := range group {
+						if b.Enabled() && !strings.Contains(screen, b.Help().Desc) {
+							t.Errorf("help does not show %q (%s):\n%s", b.Help().Desc, b.Help().Key, screen)
+						}
+					}
+				}
+			})
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -153,7 +154,29 @@ func (m *Model) fullHelpView() string {
 	if m.ctx.Keys.ReadOnly() {
 		title += "\n" + st.ReadOnly.Render("read-only session: keys marked ✗ are disabled")
 	}
-	return title + "\n\n" + m.help.FullHelpView(m.FullHelp())
+	return title + "\n\n" + m.helpColumnRows(m.FullHelp())
+}
+
+// helpColumnRows lays the groups of keys out as columns, starting a new row
+// of columns where the next would pass the width: bubbles/help cuts the
+// columns that do not fit to "…", and on the Jobs pane at 120 columns those
+// held trigger, stop and every application key.
+func (m *Model) helpColumnRows(groups [][]key.Binding) string {
+	unbounded := m.help
+	unbounded.SetWidth(0)
+	var rows []string
+	var row [][]key.Binding
+	for _, group := range groups {
+		if len(row) > 0 && lipgloss.Width(unbounded.FullHelpView(append(row, group))) > m.width {
+			rows = append(rows, unbounded.FullHelpView(row))
+			row = nil
+		}
+		row = append(row, group)
+	}
+	if len(row) > 0 {
+		rows = append(rows, unbounded.FullHelpView(row))
+	}
+	return strings.Join(rows, "\n\n")
 }
 
 // overlay draws box centred on base.
