@@ -196,7 +196,7 @@ func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
 					Reason: f.Path + ": only an administrator may change hadoopProperties (send them as they were read)"}
 			}
 		}
-		if _, err := tx.UpdateConfiguration(r.Context(), f, cfg); err != nil {
+		if err := tx.UpdateConfiguration(r.Context(), f, cfg); err != nil {
 			return err
 		}
 		return checkFileConnections(r.Context(), tx.Queries, userFrom(r), []string{f.Path})

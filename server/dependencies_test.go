@@ -120,7 +120,7 @@ func TestDependencyCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Sources = append(cfg.Sources, model.SourceRef{Path: "/Analytics/Sales by Region.wbk"})
-	if _, err := srv.Store().UpdateConfiguration(ctx, sales, cfg); err != nil {
+	if err := srv.Store().UpdateConfiguration(ctx, sales, cfg); err != nil {
 		t.Fatal(err)
 	}
 	var deps model.Dependencies

@@ -1133,7 +1133,7 @@ func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model
 				Reason: "hadoopProperties kept: only an administrator may change hidden properties"})
 		}
 	}
-	if _, err := r.q.UpdateConfiguration(ctx, f, cfg); err != nil {
+	if err := r.q.UpdateConfiguration(ctx, f, cfg); err != nil {
 		return r.refuseEntry(e, err)
 	}
 	if err := r.applyRecorded(ctx, e, f); err != nil {

@@ -463,33 +463,35 @@ func (q Queries) parentOf(ctx context.Context, path string, known *File) (File, 
 }
 
 // UpdateConfiguration replaces a file's representation (its description,
-// properties and sources); its path, name and identity stay. Call it on a Tx.
-func (q Queries) UpdateConfiguration(ctx context.Context, f File, cfg model.Configuration) (File, error) {
+// properties and sources); its path, name and identity stay, so it reads
+// nothing back: the caller's File is true but for the description. Call it
+// on a Tx.
+func (q Queries) UpdateConfiguration(ctx context.Context, f File, cfg model.Configuration) error {
 	if f.IsFolder() {
-		return File{}, fmt.Errorf("update %s: %w: a folder has no configuration", f.Path, ErrBadInput)
+		return fmt.Errorf("update %s: %w: a folder has no configuration", f.Path, ErrBadInput)
 	}
 	if err := VisibleText("file.description", cfg.File.Description); err != nil {
-		return File{}, fmt.Errorf("update %q: %w", f.Path, err)
+		return fmt.Errorf("update %q: %w", f.Path, err)
 	}
 	sources, err := q.resolveLinks(ctx, &cfg, f.Kind)
 	if err != nil {
-		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+		return fmt.Errorf("update %s: %w", f.Path, err)
 	}
 	raw, err := q.storedJSON(cfg)
 	if err != nil {
-		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+		return fmt.Errorf("update %s: %w", f.Path, err)
 	}
 	if _, err := q.q.ExecContext(ctx, `UPDATE files SET config = ?, description = ? WHERE id = ?`,
 		raw, cfg.File.Description, f.ID); err != nil {
-		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+		return fmt.Errorf("update %s: %w", f.Path, err)
 	}
 	if _, err := q.q.ExecContext(ctx, `DELETE FROM file_sources WHERE file_id = ?`, f.ID); err != nil {
-		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+		return fmt.Errorf("update %s: %w", f.Path, err)
 	}
 	if err := q.writeSources(ctx, f.ID, sources); err != nil {
-		return File{}, fmt.Errorf("update %s: %w", f.Path, err)
+		return fmt.Errorf("update %s: %w", f.Path, err)
 	}
-	return q.FileByID(ctx, f.ID)
+	return nil
 }
 
 // DeleteFile removes a file or an empty folder. It refuses with a
