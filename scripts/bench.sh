@@ -69,11 +69,12 @@ base=$(sed -n 's/^listening on //p' "$work/serve.log")
 
 for round in $(seq "$rounds"); do
 	echo "round $round of $rounds…" >&2
-	gobench "$work/ui_connections.test" '^BenchmarkRefresh$' 20x connections
+	gobench "$work/ui_connections.test" '^BenchmarkRefresh$' 200x connections
 	gobench "$work/ui_connections.test" '^BenchmarkRefreshDiff$' 20x connectionsdiff
 	gobench "$work/ui_connections.test" 'ListView' 2000x listview
 	gobench "$work/ui_common.test" 'TableReference' 20x table
-	gobench "$work/ui_jobs.test" '^BenchmarkRefresh$' 20x jobs
+	gobench "$work/ui_jobs.test" '^BenchmarkRefresh$' 200x jobs
+	gobench "$work/ui_jobs.test" '^BenchmarkRefreshDiff$' 20x jobsdiff
 	gobench "$work/ui_common.test" 'TableReference' 20x table
 	gobench "$work/ui_folders.test" '^BenchmarkRefresh$' 20x folders
 	gobench "$work/ui_common.test" 'TableReference' 20x table
@@ -98,7 +99,7 @@ serve_hwm=$(awk '/VmHWM/ {print $2}' "/proc/$server_pid/status")
 
 m() { median "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-ms() { awk -v ns="$1" 'BEGIN {printf "%.2f ms", ns / 1e6}'; }
+ms() { awk -v ns="$1" 'BEGIN {printf "%.3f ms", ns / 1e6}'; }
 
 echo
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3)"
