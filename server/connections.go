@@ -18,6 +18,20 @@ const connectionsPath = "/rest/connections"
 // defaultConnectionVersion is the representation version a create without one gets.
 const defaultConnectionVersion = "2.1"
 
+// connectionBodyOK refuses, with 400, a connection that reads from another
+// file, and gives one without a version the default; create and update
+// take a body alike.
+func connectionBodyOK(w http.ResponseWriter, cfg *model.Configuration) bool {
+	if len(cfg.Sources) > 0 || len(cfg.Links()) > 0 {
+		writeFailure(w, http.StatusBadRequest, "a connection reads from no other file (it has no dataStore, sheet or sheets)")
+		return false
+	}
+	if cfg.Version == "" {
+		cfg.Version = defaultConnectionVersion
+	}
+	return true
+}
+
 func (s *Server) registerConnectionRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+connectionsPath, s.listConnections)
 	mux.HandleFunc("POST "+connectionsPath, s.createConnection)
@@ -133,12 +147,8 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q must end in %s", path, model.KindConnection.Extension()))
 		return
 	}
-	if len(cfg.Sources) > 0 || len(cfg.Links()) > 0 {
-		writeFailure(w, http.StatusBadRequest, "a connection reads from no other file (it has no dataStore, sheet or sheets)")
+	if !connectionBodyOK(w, &cfg) {
 		return
-	}
-	if cfg.Version == "" {
-		cfg.Version = defaultConnectionVersion
 	}
 	var f store.File
 	err = s.store.InTx(r.Context(), func(tx *store.Tx) error {
@@ -178,12 +188,8 @@ func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q: a connection cannot move (it is %s)", cfg.File.Path, f.Path))
 		return
 	}
-	if len(cfg.Sources) > 0 || len(cfg.Links()) > 0 {
-		writeFailure(w, http.StatusBadRequest, "a connection reads from no other file (it has no dataStore, sheet or sheets)")
+	if !connectionBodyOK(w, &cfg) {
 		return
-	}
-	if cfg.Version == "" {
-		cfg.Version = defaultConnectionVersion
 	}
 	err := s.store.InTx(r.Context(), func(tx *store.Tx) error {
 		if !userFrom(r).Admin { // hidden properties follow the user's capabilities (spec section 5)
