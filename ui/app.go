@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -45,7 +46,8 @@ type Model struct {
 	ctx      *common.Context
 	opts     Options
 	panes    []common.Pane
-	paneKeys []key.Binding // 1…9, one a pane
+	paneIDs  []common.PaneID // the pane list's IDs, in the panes' order
+	paneKeys []key.Binding   // 1…9, one a pane
 	active   int
 	commands []common.Command
 
@@ -79,13 +81,18 @@ func New(opts Options) *Model {
 		entries = defaultPanes(ctx)
 	}
 	panes := make([]common.Pane, len(entries))
+	ids := make([]common.PaneID, len(entries))
 	for i, e := range entries {
-		panes[i] = e.Pane
+		if e.ID != "" && slices.Contains(ids[:i], e.ID) {
+			panic("ui: two panes registered as " + string(e.ID))
+		}
+		panes[i], ids[i] = e.Pane, e.ID
 	}
 	m := &Model{
 		ctx:      ctx,
 		opts:     opts,
 		panes:    panes,
+		paneIDs:  ids,
 		paneKeys: paneKeys(panes),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -124,8 +131,8 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// ActivePane returns the index of the active pane.
-func (m *Model) ActivePane() int { return m.active }
+// ActivePane returns the ID of the active pane.
+func (m *Model) ActivePane() common.PaneID { return m.paneIDs[m.active] }
 
 // Pane returns the pane at index i (tests).
 func (m *Model) Pane(i int) common.Pane { return m.panes[i] }
@@ -206,7 +213,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.openDialog(msg.Dialog)
 		return m, nil
 	case common.FocusPaneMsg:
-		m.jump(msg.Index)
+		m.jump(m.paneIndex(msg.Pane))
 		return m, nil
 	case common.GotoPathMsg:
 		m.jump(m.pathPane())
@@ -277,6 +284,15 @@ func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHei
 func (m *Model) openDialog(d common.Dialog) {
 	d.SetSize(m.bodySize())
 	m.dialogs = append(m.dialogs, d)
+}
+
+// paneIndex is the place in the pane list of the pane registered as id, -1
+// when none is.
+func (m *Model) paneIndex(id common.PaneID) int {
+	if id == "" {
+		return -1
+	}
+	return slices.Index(m.paneIDs, id)
 }
 
 // maxCameFrom bounds the panes esc can walk back through.

@@ -50,24 +50,24 @@ func typeKeys(t *testing.T, m *Model, keys ...string) {
 func TestPaneSwitching(t *testing.T) {
 	tests := []struct {
 		keys []string
-		want int
+		want common.PaneID
 	}{
-		{[]string{"tab"}, common.PaneConnections},
-		{[]string{"tab", "tab", "tab"}, common.PaneFolders},
-		{[]string{"shift+tab"}, common.PaneJobs},
-		{[]string{"3"}, common.PaneJobs},
-		{[]string{"2", "1"}, common.PaneFolders},
-		{append([]string{":"}, append(strings.Split("jobs", ""), "enter")...), common.PaneJobs},
-		{append([]string{":"}, append(strings.Split("conn", ""), "enter")...), common.PaneConnections},
-		{append([]string{"3", ":"}, append(strings.Split("folders", ""), "enter")...), common.PaneFolders},
-		{[]string{":", "j", "esc", "tab"}, common.PaneConnections},
+		{[]string{"tab"}, common.ConnectionsPane},
+		{[]string{"tab", "tab", "tab"}, common.FoldersPane},
+		{[]string{"shift+tab"}, common.JobsPane},
+		{[]string{"3"}, common.JobsPane},
+		{[]string{"2", "1"}, common.FoldersPane},
+		{append([]string{":"}, append(strings.Split("jobs", ""), "enter")...), common.JobsPane},
+		{append([]string{":"}, append(strings.Split("conn", ""), "enter")...), common.ConnectionsPane},
+		{append([]string{"3", ":"}, append(strings.Split("folders", ""), "enter")...), common.FoldersPane},
+		{[]string{":", "j", "esc", "tab"}, common.ConnectionsPane},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.keys, ""), func(t *testing.T) {
 			m := newTestModel(t, false, 80, 24)
 			typeKeys(t, m, tt.keys...)
 			if got := m.ActivePane(); got != tt.want {
-				t.Fatalf("active pane %d, want %d", got, tt.want)
+				t.Fatalf("active pane %s, want %s", got, tt.want)
 			}
 		})
 	}
@@ -77,11 +77,11 @@ func TestCommandLine(t *testing.T) {
 	tests := []struct {
 		line       string
 		wantStatus string
-		wantPane   int
+		wantPane   common.PaneID
 	}{
-		{"nosuch", "unknown command :nosuch", common.PaneFolders},
-		{"cd", ":cd needs a folder path", common.PaneFolders},
-		{"cd /Data", "", common.PaneFolders},
+		{"nosuch", "unknown command :nosuch", common.FoldersPane},
+		{"cd", ":cd needs a folder path", common.FoldersPane},
+		{"cd /Data", "", common.FoldersPane},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
@@ -93,7 +93,7 @@ func TestCommandLine(t *testing.T) {
 				t.Errorf("status %q, want it to contain %q", m.Status(), tt.wantStatus)
 			}
 			if tt.wantStatus == "" && m.ActivePane() != tt.wantPane {
-				t.Errorf("active pane %d, want %d", m.ActivePane(), tt.wantPane)
+				t.Errorf("active pane %s, want %s", m.ActivePane(), tt.wantPane)
 			}
 		})
 	}
@@ -106,8 +106,8 @@ func TestCommandLineCompletesAndHints(t *testing.T) {
 		t.Fatalf("hint missing in\n%s", hint)
 	}
 	typeKeys(t, m, "tab", "enter")
-	if m.ActivePane() != common.PaneJobs {
-		t.Fatalf("tab completion did not run :jobs, pane %d", m.ActivePane())
+	if m.ActivePane() != common.JobsPane {
+		t.Fatalf("tab completion did not run :jobs, pane %s", m.ActivePane())
 	}
 }
 
@@ -350,16 +350,17 @@ func TestMouse(t *testing.T) {
 	header := ansi.Strip(m.headerView())
 	tab := strings.Index(header, "2 Connections")
 	for _, tt := range []struct {
-		x, y, want int
+		x, y int
+		want common.PaneID
 	}{
-		{tab + 3, 0, 1}, // on the Connections tab
-		{tab + 3, 5, 1}, // below the header: nothing changes
-		{2, 0, 1},       // on the app name: nothing changes
-		{strings.Index(header, "1 Folders"), 0, 0},
+		{tab + 3, 0, common.ConnectionsPane}, // on the Connections tab
+		{tab + 3, 5, common.ConnectionsPane}, // below the header: nothing changes
+		{2, 0, common.ConnectionsPane},       // on the app name: nothing changes
+		{strings.Index(header, "1 Folders"), 0, common.FoldersPane},
 	} {
 		m.Update(tea.MouseClickMsg{X: tt.x, Y: tt.y, Button: tea.MouseLeft})
 		if m.ActivePane() != tt.want {
-			t.Errorf("click at %d,%d: pane %d, want %d (header %q)", tt.x, tt.y, m.ActivePane(), tt.want, header)
+			t.Errorf("click at %d,%d: pane %s, want %s (header %q)", tt.x, tt.y, m.ActivePane(), tt.want, header)
 		}
 	}
 

@@ -22,27 +22,27 @@ func TestEscWalksBackAcrossPanes(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	typeKeys(t, m, "2")
 	// enter on a job in the graph: the connections pane sends both.
-	uitest.RunAsRoot(m, tea.Batch(common.Send(common.FocusPaneMsg{Index: common.PaneJobs}),
+	uitest.RunAsRoot(m, tea.Batch(common.Send(common.FocusPaneMsg{Pane: common.JobsPane}),
 		common.Send(common.OpenJobMsg{ConfigID: 7, Path: "/Data/ImportJobs/Orders.imp"})), quit)
-	if m.ActivePane() != common.PaneJobs {
-		t.Fatalf("the jump left pane %d active", m.ActivePane())
+	if m.ActivePane() != common.JobsPane {
+		t.Fatalf("the jump left pane %s active", m.ActivePane())
 	}
 	typeKeys(t, m, "esc")
-	if m.ActivePane() != common.PaneConnections {
-		t.Fatalf("esc in the history went to pane %d, want the graph's", m.ActivePane())
+	if m.ActivePane() != common.ConnectionsPane {
+		t.Fatalf("esc in the history went to pane %s, want the graph's", m.ActivePane())
 	}
 
 	typeKeys(t, m, "3", ":")
 	typeKeys(t, m, "c", "d", " ", "/", "D", "a", "t", "a", "enter")
-	if m.ActivePane() != common.PaneFolders {
-		t.Fatalf(":cd left pane %d active", m.ActivePane())
+	if m.ActivePane() != common.FoldersPane {
+		t.Fatalf(":cd left pane %s active", m.ActivePane())
 	}
 	typeKeys(t, m, "esc")
-	if m.ActivePane() != common.PaneJobs {
-		t.Fatalf("esc after :cd went to pane %d, want the jobs pane (status %q)", m.ActivePane(), m.Status())
+	if m.ActivePane() != common.JobsPane {
+		t.Fatalf("esc after :cd went to pane %s, want the jobs pane (status %q)", m.ActivePane(), m.Status())
 	}
 	typeKeys(t, m, "1", "esc")
-	if m.ActivePane() != common.PaneFolders {
-		t.Errorf("esc in a pane the user switched to went to pane %d", m.ActivePane())
+	if m.ActivePane() != common.FoldersPane {
+		t.Errorf("esc in a pane the user switched to went to pane %s", m.ActivePane())
 	}
 }

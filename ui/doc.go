@@ -21,14 +21,15 @@
 //
 // and its line in defaultPanes (panes.go), the pane list:
 //
-//	{Pane: jobs.New(ctx), Command: "jobs", Help: "show the job dashboard"},
+//	{Pane: jobs.New(ctx), ID: common.JobsPane, Help: "show the job dashboard"},
 //
 // Its place in the list gives it its tab and its key (1…9, named in help by
-// its title); Command is the `:` command that shows it. A pane that shows
+// its title); its ID (a common.PaneID) is the `:` command that shows it and
+// the name other panes send the user to it by,
+// common.FocusPaneMsg{Pane: common.JobsPane}, which the root looks up in the
+// list: a pane goes anywhere in it and no jump moves. A pane that shows
 // folder paths (common.PathResolver, the folders pane) is the one `:cd` and
-// common.GotoPathMsg go to. Panes send the user to one another with
-// common.FocusPaneMsg{Index: common.PaneJobs}: those indices name places in
-// the list, so a new pane goes at its end.
+// common.GotoPathMsg go to.
 //
 // Rules for a pane:
 //   - never block in Update: network calls, and reads of the local disk,

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,38 +46,38 @@ func TestFailuresReachTheStatusLineExplained(t *testing.T) {
 	tests := []struct {
 		name    string
 		server  string
-		index   int
+		id      common.PaneID                     // where pane goes
 		pane    func(*common.Context) common.Pane // nil: stubs only
 		command string                            // typed at `:` once the console runs; empty when its first read fails
 		says    string
 		health  healthState
 	}{
-		{"folders", gone, common.PaneFolders, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
+		{"folders", gone, common.FoldersPane, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
 			"", "reading the root folder: the server does not answer", healthDown},
-		{"connections", gone, common.PaneConnections, func(ctx *common.Context) common.Pane { return connections.New(ctx) },
+		{"connections", gone, common.ConnectionsPane, func(ctx *common.Context) common.Pane { return connections.New(ctx) },
 			"", "reading the connections: the server does not answer", healthDown},
-		{"jobs, from its result", gone, common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
+		{"jobs, from its result", gone, common.JobsPane, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
 			"trigger " + orders, "trigger " + orders + ": the server does not answer", healthDown},
-		{"jobs, from inside a task", gone, common.PaneJobs, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
+		{"jobs, from inside a task", gone, common.JobsPane, func(ctx *common.Context) common.Pane { return jobs.New(ctx) },
 			"history " + orders, "history of " + orders + ": the server does not answer", healthDown},
-		{"root, a 401 without a login screen", refusing.URL, common.PaneFolders, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
+		{"root, a 401 without a login screen", refusing.URL, common.FoldersPane, func(ctx *common.Context) common.Pane { return folders.New(ctx) },
 			"", "the server refused the credentials of admin: ", healthUnauthorized},
-		{"login's :profile, not the server's failure", gone, common.PaneFolders, nil,
+		{"login's :profile, not the server's failure", gone, common.FoldersPane, nil,
 			"profile nosuch", `switching to profile nosuch: profile "nosuch" not found`, healthUnknown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := common.NewContext(api.New(tt.server, "admin", "admin"), "http://dap.test", "admin", "", false)
-			panes := []common.Pane{
+			panes := ownPanes(ctx,
 				uitest.NewStub(ctx, "Folders", "not under test"),
 				uitest.NewStub(ctx, "Connections", "not under test"),
 				uitest.NewStub(ctx, "Jobs", "not under test"),
-			}
-			if tt.pane != nil {
-				panes[tt.index] = tt.pane(ctx)
+			)
+			if at := slices.IndexFunc(panes, func(e PaneEntry) bool { return e.ID == tt.id }); tt.pane != nil {
+				panes[at].Pane = tt.pane(ctx)
 			}
 			cfg := login.Config{ProfilesPath: filepath.Join(t.TempDir(), "profiles.json"), Verify: credentials.CheckWithServer}
-			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, panes...),
+			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: panes,
 				Commands: []common.Command{login.ProfileCommand(ctx, cfg, func(string) string { return "" })}})
 			tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(160, 20),
 				teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))

@@ -14,21 +14,22 @@ import (
 )
 
 // PaneEntry is a pane as the console registers it. Its place in the list
-// is its tab and its key (1 for the first, up to 9); Command, when set, is
-// the `:` command that shows it, with Help as that command's help.
+// is its tab and its key (1 for the first, up to 9). ID, when set, names it:
+// other panes focus it by that name (common.FocusPaneMsg), which the root
+// looks up in the list, and `:ID` shows it, with Help as that command's help.
 type PaneEntry struct {
-	Pane    common.Pane
-	Command string
-	Help    string
+	Pane common.Pane
+	ID   common.PaneID
+	Help string
 }
 
 // defaultPanes returns the console's panes in tab order. Plugging a pane in
 // is adding its line here; see doc.go.
 func defaultPanes(ctx *common.Context) []PaneEntry {
 	return []PaneEntry{
-		{Pane: folders.New(ctx), Command: "folders", Help: "show the folder tree"},
-		{Pane: connections.New(ctx), Command: "conn", Help: "show the connections"},
-		{Pane: jobs.New(ctx), Command: "jobs", Help: "show the job dashboard"},
+		{Pane: folders.New(ctx), ID: common.FoldersPane, Help: "show the folder tree"},
+		{Pane: connections.New(ctx), ID: common.ConnectionsPane, Help: "show the connections"},
+		{Pane: jobs.New(ctx), ID: common.JobsPane, Help: "show the job dashboard"},
 	}
 }
 
@@ -49,12 +50,12 @@ func paneKeys(panes []common.Pane) []key.Binding {
 // paneCommands are the `:` commands that show the registered panes.
 func paneCommands(entries []PaneEntry) []common.Command {
 	var out []common.Command
-	for i, e := range entries {
-		if e.Command == "" {
+	for _, e := range entries {
+		if e.ID == "" {
 			continue
 		}
-		out = append(out, common.Command{Name: e.Command, Help: e.Help, Run: func(string) tea.Cmd {
-			return common.Send(common.FocusPaneMsg{Index: i})
+		out = append(out, common.Command{Name: string(e.ID), Help: e.Help, Run: func(string) tea.Cmd {
+			return common.Send(common.FocusPaneMsg{Pane: e.ID})
 		}}.WithOwner(-1))
 	}
 	return out

@@ -9,12 +9,16 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 )
 
-// Indexes of the console's own panes in its pane list (ui/panes.go), which
-// panes name in FocusPaneMsg to send the user to another.
+// PaneID names a pane of the console's pane list (ui/panes.go) whatever its
+// place there: panes send the user to one another by it (FocusPaneMsg), and
+// it is the `:` command that shows the pane.
+type PaneID string
+
+// The console's own panes.
 const (
-	PaneFolders = iota
-	PaneConnections
-	PaneJobs
+	FoldersPane     PaneID = "folders"
+	ConnectionsPane PaneID = "conn"
+	JobsPane        PaneID = "jobs"
 )
 
 // Level says how the status line shows a message.
@@ -82,8 +86,8 @@ func OpenDialog(d Dialog) tea.Cmd {
 	return func() tea.Msg { return OpenDialogMsg{Dialog: d} }
 }
 
-// FocusPaneMsg makes the pane at Index the active one.
-type FocusPaneMsg struct{ Index int }
+// FocusPaneMsg makes the pane registered as Pane the active one.
+type FocusPaneMsg struct{ Pane PaneID }
 
 // BackMsg asks the root to return to the pane the user came from: a pane
 // entered by a jump (a job's history opened from the dependency graph, a

@@ -405,7 +405,7 @@ func openWhereItLives(n *node) tea.Cmd {
 	if n.depth > 0 && n.kind.Runnable() {
 		job := common.OpenJobMsg{ConfigID: n.dep.ID, UUID: f.UUID, Path: f.Path}
 		return tea.Sequence(
-			func() tea.Msg { return common.FocusPaneMsg{Index: common.PaneJobs} },
+			func() tea.Msg { return common.FocusPaneMsg{Pane: common.JobsPane} },
 			func() tea.Msg { return job })
 	}
 	return func() tea.Msg { return common.GotoPathMsg{Path: parentFolder(f.Path)} }

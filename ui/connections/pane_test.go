@@ -173,7 +173,7 @@ func TestOpenWhereItLives(t *testing.T) {
 		want []any
 	}{
 		{&node{dep: dep(10, "/Data/ImportJobs/Orders.imp"), kind: model.KindImportJob, depth: 1},
-			[]any{common.FocusPaneMsg{Index: common.PaneJobs}, common.OpenJobMsg{ConfigID: 10, UUID: "u-10", Path: "/Data/ImportJobs/Orders.imp"}}},
+			[]any{common.FocusPaneMsg{Pane: common.JobsPane}, common.OpenJobMsg{ConfigID: 10, UUID: "u-10", Path: "/Data/ImportJobs/Orders.imp"}}},
 		{&node{dep: dep(30, "/Visualization/Sales Dashboard.gra"), kind: model.KindInfographic, depth: 2},
 			[]any{common.GotoPathMsg{Path: "/Visualization"}}},
 		{&node{dep: dep(1, "/Data/Connections/A.dst"), kind: model.KindConnection},

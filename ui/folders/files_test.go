@@ -130,7 +130,7 @@ func TestFileRowKeys(t *testing.T) {
 		if msg := uitest.Only[common.OpenJobMsg](t, uitest.Expand(cmd)); msg.ConfigID != 9 {
 			t.Fatalf("open %+v", msg)
 		}
-		if msg := uitest.Only[common.FocusPaneMsg](t, uitest.Expand(cmd)); msg.Index != common.PaneJobs {
+		if msg := uitest.Only[common.FocusPaneMsg](t, uitest.Expand(cmd)); msg.Pane != common.JobsPane {
 			t.Fatalf("focus %+v", msg)
 		}
 	})
@@ -141,7 +141,7 @@ func TestFileRowKeys(t *testing.T) {
 		if msg := uitest.Only[common.OpenConnectionMsg](t, uitest.Expand(cmd)); msg.ConfigID != 2 {
 			t.Fatalf("open %+v", msg)
 		}
-		if msg := uitest.Only[common.FocusPaneMsg](t, uitest.Expand(cmd)); msg.Index != common.PaneConnections {
+		if msg := uitest.Only[common.FocusPaneMsg](t, uitest.Expand(cmd)); msg.Pane != common.ConnectionsPane {
 			t.Fatalf("focus %+v", msg)
 		}
 	})

@@ -229,10 +229,10 @@ func (p *Pane) openFile(f *node) tea.Cmd {
 	switch {
 	case e.Kind == model.KindConnection:
 		return tea.Batch(common.Send(common.OpenConnectionMsg{ConfigID: e.ID, Path: e.Path}),
-			common.Send(common.FocusPaneMsg{Index: common.PaneConnections}))
+			common.Send(common.FocusPaneMsg{Pane: common.ConnectionsPane}))
 	case e.Kind.Runnable():
 		return tea.Batch(common.Send(common.OpenJobMsg{ConfigID: e.ID, UUID: e.UUID, Path: e.Path}),
-			common.Send(common.FocusPaneMsg{Index: common.PaneJobs}))
+			common.Send(common.FocusPaneMsg{Pane: common.JobsPane}))
 	}
 	return common.Info(fmt.Sprintf("%s is a %s: p shows its permissions, y and Y copy its path and id", f.name, e.Kind))
 }
@@ -266,5 +266,5 @@ func (p *Pane) sequenceOfMarked(f *node) tea.Cmd {
 		paths = []string{f.file.Path}
 	}
 	return tea.Batch(common.Send(common.SequenceFormMsg{Paths: paths}),
-		common.Send(common.FocusPaneMsg{Index: common.PaneJobs})) // where the plan shows
+		common.Send(common.FocusPaneMsg{Pane: common.JobsPane})) // where the plan shows
 }
