@@ -70,9 +70,10 @@
 //	}
 //
 // Run only parses; it returns a command delivering the pane's own message (or
-// a common.StatusMsg saying what is wrong with the arguments), or a task when
-// the work needs files or the network. The root focuses the pane and runs it. The root's own commands are :cd PATH, :q, :help,
-// :watch and :log, besides the pane list's (:folders, :conn, :jobs).
+// common.Problem saying what is wrong with the arguments), or a task when the
+// work needs files or the network. The root focuses the pane and runs it.
+// The root's own commands are :cd PATH, :q, :help, :watch and :log, besides
+// the pane list's (:folders, :conn, :jobs).
 //
 // # Login on 401
 //

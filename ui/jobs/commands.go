@@ -19,50 +19,44 @@ func (p *Pane) Commands() []common.Command {
 		{Name: "stop", Args: "PATH|ID|UUID", Help: "stop a job (asks first)", Run: refCommand("stop", func(args string) tea.Msg {
 			return stopAsk{ref: parseRef(args), label: args}
 		})},
-		{Name: "seq", Args: "ID|PATH… [name=value…]", Help: "trigger jobs and their dependents in sequence", Run: parsed(func(args string) tea.Msg {
+		{Name: "seq", Args: "ID|PATH… [name=value…]", Help: "trigger jobs and their dependents in sequence", Run: func(args string) tea.Cmd {
 			req, err := parseSequence(args)
 			if err != nil {
-				return common.Failed("seq", err)
+				return common.Fail("seq", err)
 			}
-			return req
-		})},
+			return common.Send(req)
+		}},
 		{Name: "history", Args: "PATH|ID|UUID", Help: "history of a job", Run: refCommand("history", func(args string) tea.Msg {
 			return historyLookup{ref: parseRef(args)}
 		})},
-		{Name: "details", Args: "EXECUTION-ID", Help: "details of a job execution", Run: parsed(func(args string) tea.Msg {
+		{Name: "details", Args: "EXECUTION-ID", Help: "details of a job execution", Run: func(args string) tea.Cmd {
 			id, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(args), "#"), 10, 64)
 			if err != nil || id <= 0 {
-				return usage("details: give an execution id, e.g. :details 42")
+				return common.Problem("details: give an execution id, e.g. :details 42")
 			}
-			return detailsRequest{execID: id}
-		})},
-		{Name: "interval", Args: "DURATION|0", Help: "poll jobs every DURATION (0 turns polling off)", Run: parsed(func(args string) tea.Msg {
+			return common.Send(detailsRequest{execID: id})
+		}},
+		{Name: "interval", Args: "DURATION|0", Help: "poll jobs every DURATION (0 turns polling off)", Run: func(args string) tea.Cmd {
 			every, err := parseInterval(args)
 			if err != nil {
-				return common.Failed("interval", err)
+				return common.Fail("interval", err)
 			}
-			return intervalRequest{every: every}
-		})},
+			return common.Send(intervalRequest{every: every})
+		}},
 	}
 }
 
-// parsed turns a parser of a command's arguments into its Run: the pane's
-// message, or the usage error, delivered as they are.
-func parsed(parse func(args string) tea.Msg) func(string) tea.Cmd {
-	return func(args string) tea.Cmd { return common.Send(parse(args)) }
-}
-
-func refCommand(name string, build func(args string) tea.Msg) func(string) tea.Cmd {
-	return parsed(func(args string) tea.Msg {
+// refCommand is the Run of a command that takes a job: the message build
+// makes of its reference, or the problem of a missing one.
+func refCommand(name string, build func(ref string) tea.Msg) func(string) tea.Cmd {
+	return func(args string) tea.Cmd {
 		args = strings.TrimSpace(args)
 		if args == "" {
-			return usage(name + ": give a job's path or file id, e.g. :" + name + " /Data/ImportJobs/Orders.imp")
+			return common.Problem(name + ": give a job's path or file id, e.g. :" + name + " /Data/ImportJobs/Orders.imp")
 		}
-		return build(args)
-	})
+		return common.Send(build(args))
+	}
 }
-
-func usage(text string) tea.Msg { return common.StatusMsg{Level: common.LevelError, Text: text} }
 
 // parseInterval reads "5s", "500ms", a bare number of seconds, or 0.
 func parseInterval(s string) (time.Duration, error) {
