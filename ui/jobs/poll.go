@@ -250,6 +250,12 @@ func (p *Pane) gotStatuses(msg jobStatusMsg) tea.Cmd {
 	if !p.status.reads.Current(msg.ticket) {
 		return nil // asked before a new login
 	}
+	// Sorted by a column a status changes, each changed row moves to its
+	// place; a regroup pending (or one a changed filter text asks for)
+	// collects and sorts the view once at the end instead.
+	resort := p.table.sortBy == colState || p.table.sortBy == colProgress || p.table.sortBy == colEstimate
+	needle := common.ParseNeedle(p.table.filter)
+	selected := p.selectedExec()
 	var cmds []tea.Cmd
 	changed := false
 	for _, res := range msg.results {
@@ -257,44 +263,64 @@ func (p *Pane) gotStatuses(msg jobStatusMsg) tea.Cmd {
 		if r == nil || res.err != nil {
 			continue
 		}
-		st := res.status
-		own := st.JobExecutionID != nil && *st.JobExecutionID == res.execID
-		switch {
-		case r.gone() && res.ended != "":
-			r.state, r.final = res.ended, res.ended.Final()
-		case r.gone() && own:
-			r.state, r.final, r.reason = st.JobStatus, st.JobStatus.Final(), st.Reason
-		case r.gone():
-			continue
-		case own:
-			r.superseded = false
-			if st.JobProgress != nil {
-				r.progress, r.hasProgress = float64(*st.JobProgress), true
+		took := false
+		take := func() {
+			if took = takeStatus(r, res); took {
+				p.table.touchedOutsidePoll(r)
 			}
-			if st.EstimateTime != nil {
-				r.estimate, r.hasEstimate = time.Duration(*st.EstimateTime), true
-			}
-		case !r.superseded:
-			// A newer execution of the same file took the status: the last
-			// progress read stays, shown as "at least" (progress only rises),
-			// and list-running's estimate takes over.
-			r.superseded, r.hasEstimate = true, false
-			r.estimate = time.Duration(r.job.EstimatedTime) * time.Millisecond
-		default:
+		}
+		if resort && !p.table.regroup {
+			p.table.move(r, needle, take)
+		} else {
+			take()
+		}
+		if !took {
 			continue
 		}
-		p.table.touchedOutsidePoll(r)
 		changed = true
 		if r.final {
 			cmds = append(cmds, p.endedNotice(r))
 		}
 	}
-	if changed && (p.table.sortBy == colState || p.table.sortBy == colProgress || p.table.sortBy == colEstimate) {
-		selected := p.selectedExec()
-		p.table.rebuild()
+	if changed && resort {
+		if p.table.regroup {
+			p.table.rebuild()
+		}
 		p.keepSelection(selected)
 	}
 	return tea.Batch(cmds...)
+}
+
+// takeStatus takes what a status read says of a row's execution; it
+// reports whether the row changed.
+func takeStatus(r *row, res statusResult) bool {
+	st := res.status
+	own := st.JobExecutionID != nil && *st.JobExecutionID == res.execID
+	switch {
+	case r.gone() && res.ended != "":
+		r.state, r.final = res.ended, res.ended.Final()
+	case r.gone() && own:
+		r.state, r.final, r.reason = st.JobStatus, st.JobStatus.Final(), st.Reason
+	case r.gone():
+		return false
+	case own:
+		r.superseded = false
+		if st.JobProgress != nil {
+			r.progress, r.hasProgress = float64(*st.JobProgress), true
+		}
+		if st.EstimateTime != nil {
+			r.estimate, r.hasEstimate = time.Duration(*st.EstimateTime), true
+		}
+	case !r.superseded:
+		// A newer execution of the same file took the status: the last
+		// progress read stays, shown as "at least" (progress only rises),
+		// and list-running's estimate takes over.
+		r.superseded, r.hasEstimate = true, false
+		r.estimate = time.Duration(r.job.EstimatedTime) * time.Millisecond
+	default:
+		return false
+	}
+	return true
 }
 
 // endedNotice tells, in the status line, that a watched execution ended.

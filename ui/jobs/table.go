@@ -158,11 +158,7 @@ func (t *table) take(jobs []model.RunningJob, changes common.Changes, now time.T
 		return
 	}
 	needle := common.ParseNeedle(t.filter)
-	move := func(r *row, change func()) {
-		from := common.FindSorted(t.view, r, t.compare)
-		change()
-		t.view = common.PlaceSorted(t.view, r, from, needle.Match(r.haystack), t.compare)
-	}
+	move := func(r *row, change func()) { t.move(r, needle, change) }
 	for _, i := range changes.Changed {
 		r := t.listed[i]
 		move(r, func() {
@@ -176,6 +172,15 @@ func (t *table) take(jobs []model.RunningJob, changes common.Changes, now time.T
 			t.view = slices.Delete(t.view, at, at+1)
 		}
 	})
+}
+
+// move applies a change to a row and moves the row in the view to where
+// it now belongs, or out of it when the filter (needle) no longer matches:
+// found by binary search before the change, placed by one after it.
+func (t *table) move(r *row, needle common.Needle, change func()) {
+	from := common.FindSorted(t.view, r, t.compare)
+	change()
+	t.view = common.PlaceSorted(t.view, r, from, needle.Match(r.haystack), t.compare)
 }
 
 // count adds a listed row to the running or queued count, or takes it off.

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -175,5 +176,48 @@ func TestLingeringRowGoesInPlace(t *testing.T) {
 	poll(slices.Delete(manyJobs(10), 3, 4))
 	if got := execIDs(p.table.view); len(got) != 9 || slices.Contains(got, 4) || p.table.lingered != 0 {
 		t.Errorf("after lingerFor: %v, %d lingering; want 9 rows, execution 4 gone", got, p.table.lingered)
+	}
+}
+
+// TestStatusRoundMovesAsAFreshTableWould: sorted by a column a status
+// changes, a status round moves the rows it changed to where a table
+// gathered and sorted afresh would show them, filtered or not, with the
+// cursor on the execution it was on.
+func TestStatusRoundMovesAsAFreshTableWould(t *testing.T) {
+	for _, by := range []column{colState, colProgress, colEstimate} {
+		for _, filter := range []string{"", "job 00", "completed"} {
+			for _, ends := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/filter %q/lingering ends read %v", columnNames[by], filter, ends), func(t *testing.T) {
+					now := clockAt
+					p := newTestPane(nil, 120, 40, func() time.Time { return now })
+					p.table.sortBy, p.table.filter = by, filter
+					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: manyJobs(40)})
+					// Two executions leave the list and linger, their end unread.
+					now = now.Add(time.Second)
+					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: slices.Delete(manyJobs(40), 4, 6)})
+					p.cursor = p.table.indexOf(20, 0)
+					p.status.inFlight = true
+					var results []statusResult
+					for i, id := range []int64{20, 3, 33, 12, 8} {
+						results = append(results, running(id, float64(90-20*i), time.Duration(i+1)*time.Minute))
+					}
+					if ends {
+						results = append(results, statusResult{execID: 5, ended: model.StateCompleted},
+							statusResult{execID: 6, ended: model.StateError})
+					}
+					p.Update(jobStatusMsg{ticket: p.status.reads.Next(), results: results})
+
+					got := execIDs(p.table.view)
+					p.table.regroup = true
+					p.table.rebuild()
+					if want := execIDs(p.table.view); !slices.Equal(got, want) {
+						t.Errorf("view after the status round:\n%v\ngathered afresh:\n%v", got, want)
+					}
+					if r := p.selected(); p.table.indexOf(20, 0) >= 0 && (r == nil || r.job.JobExecutionID != 20) {
+						t.Errorf("the cursor is on %v, want execution 20", r)
+					}
+				})
+			}
+		}
 	}
 }
