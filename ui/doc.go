@@ -40,6 +40,8 @@
 //     view's read, a timer) has a common.Requests; its Next ticket travels
 //     in the request's message and the answer is used only while Current;
 //     Reset on common.LoggedInMsg drops what was asked as the previous user;
+//   - name the method that starts a read read… (readList, readHistory: it
+//     returns the task) and the one that takes its answer got… (gotList);
 //   - cache renderings keyed on what they show and on
 //     ctx.Styles.Generation(): the root swaps the styles when the terminal
 //     reports its background and tells no pane; draw only with the theme's

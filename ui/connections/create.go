@@ -193,5 +193,5 @@ func (p *Pane) gotCreated(msg createdMsg) tea.Cmd {
 		p.setFilter("")
 	}
 	return tea.Batch(common.Notify(fmt.Sprintf("created %s (configuration id %d)", msg.path, msg.id)),
-		p.loadList(msg.id, true), p.changed())
+		p.readList(msg.id, true), p.changed())
 }

@@ -178,9 +178,9 @@ func (p *Pane) gotSaved(msg savedMsg) tea.Cmd {
 	if msg.err != nil {
 		return common.Fail("saving "+msg.path, msg.err)
 	}
-	cmds := []tea.Cmd{common.Notify("saved " + msg.path), p.loadList(0, true), p.changed()}
+	cmds := []tea.Cmd{common.Notify("saved " + msg.path), p.readList(0, true), p.changed()}
 	if p.mode == modeDetails && p.details != nil && p.details.id == msg.id {
-		cmds = append(cmds, p.loadDetails(msg.id, msg.path))
+		cmds = append(cmds, p.readDetails(msg.id, msg.path))
 	}
 	return tea.Batch(cmds...)
 }

@@ -137,7 +137,7 @@ func TestRefreshShowsAChangedConnection(t *testing.T) {
 }
 
 // TestTaskComparedAnswerMergesAsAFreshListWould: a list answer that comes
-// with the changes its task found (see loadList) leaves the rows a fresh
+// with the changes its task found (see readList) leaves the rows a fresh
 // read would show, sorted or filtered, with the cursor on the connection
 // it was on; changes found against an answer the pane no longer holds are
 // not trusted: the answer is compared again.

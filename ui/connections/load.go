@@ -15,10 +15,10 @@ import (
 // readers bounds the reads one task runs at once (types, one graph level).
 const readers = 4
 
-// loadList reads the list; selectID, when not 0, is where the cursor goes.
+// readList reads the list; selectID, when not 0, is where the cursor goes.
 // A read the user asked for shows in the status line; the first read runs
 // quietly, so the pane is ready when the user comes to it.
-func (p *Pane) loadList(selectID int64, asked bool) tea.Cmd {
+func (p *Pane) readList(selectID int64, asked bool) tea.Cmd {
 	client := p.ctx.Client
 	if client == nil {
 		return nil
@@ -189,10 +189,10 @@ func (p *Pane) renderDetails() {
 
 func (p *Pane) openDetails(e *entry) tea.Cmd {
 	p.mode = modeDetails
-	return p.loadDetails(e.ID, e.Path)
+	return p.readDetails(e.ID, e.Path)
 }
 
-func (p *Pane) loadDetails(id int64, path string) tea.Cmd {
+func (p *Pane) readDetails(id int64, path string) tea.Cmd {
 	client := p.ctx.Client
 	p.details = &details{id: id, path: path}
 	if client == nil {

@@ -67,7 +67,7 @@ func (p *Pane) Title() string { return "Connections" }
 
 // Init implements common.Pane: read the list without a spinner, so the
 // pane is ready when the user comes to it.
-func (p *Pane) Init() tea.Cmd { return p.loadList(0, false) }
+func (p *Pane) Init() tea.Cmd { return p.readList(0, false) }
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(width, height int) {
@@ -118,10 +118,10 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.openConnection(msg)
 	case common.LoggedInMsg:
 		p.reset()
-		return p, p.loadList(0, false)
+		return p, p.readList(0, false)
 	case common.WatchTickMsg:
 		// The list is read again quietly; the selection and the filter stay.
-		return p, p.loadList(0, false)
+		return p, p.readList(0, false)
 	}
 	return p, nil
 }
@@ -229,7 +229,7 @@ func (p *Pane) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.list.descending = !p.list.descending
 		return p.relist()
 	case key.Matches(msg, k.Refresh):
-		return p.loadList(0, true)
+		return p.readList(0, true)
 	case key.Matches(msg, k.Back):
 		if p.list.filter != "" {
 			p.setFilter("")
@@ -344,7 +344,7 @@ func (p *Pane) handleDetailsKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back, k.Close):
 		p.mode = modeList
 	case key.Matches(msg, k.Refresh):
-		return p.loadDetails(d.id, d.path)
+		return p.readDetails(d.id, d.path)
 	case key.Matches(msg, k.Open):
 		return p.openGraph(d.id, d.path)
 	}

@@ -26,10 +26,10 @@ type jobStatesMsg struct {
 	states   map[string]model.JobState
 }
 
-// loadFiles reads every per-kind list once; the tree takes each folder's
+// readFiles reads every per-kind list once; the tree takes each folder's
 // files from the index the answer carries. The task is quiet: the folders
 // are there meanwhile, and the files join them when they come.
-func (p *Pane) loadFiles() tea.Cmd {
+func (p *Pane) readFiles() tea.Cmd {
 	client := p.ctx.Client
 	if client == nil {
 		return nil

@@ -186,11 +186,11 @@ func (p *Pane) folderWriteDone(msg folderWritten) tea.Cmd {
 	cmds := []tea.Cmd{common.Notify(msg.write.done)}
 	for _, path := range msg.write.reread {
 		if n := p.tree.find(path); n != nil && n.state == common.Loaded {
-			cmds = append(cmds, p.load(n))
+			cmds = append(cmds, p.readVisibly(n))
 		}
 	}
 	if msg.write.moved {
-		cmds = append(cmds, p.loadFiles())
+		cmds = append(cmds, p.readFiles())
 	}
 	return tea.Batch(cmds...)
 }

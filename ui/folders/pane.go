@@ -128,8 +128,8 @@ func (p *Pane) reading(nodeID int64) bool {
 }
 
 // read asks for the children of folder n (of the root when n is nil or the
-// root) in a task of kind; how n shows meanwhile is the caller's (load shows
-// it loading, a quiet reread keeps it as it is).
+// root) in a task of kind; how n shows meanwhile is the caller's
+// (readVisibly shows it loading, a quiet reread keeps it as it is).
 func (p *Pane) read(n *node, kind common.TaskKind) tea.Cmd {
 	client := p.ctx.Client
 	if n == nil || n.parent == nil {
@@ -149,8 +149,8 @@ func (p *Pane) read(n *node, kind common.TaskKind) tea.Cmd {
 	})
 }
 
-// load reads folder n again, showing it as loading until the answer.
-func (p *Pane) load(n *node) tea.Cmd {
+// readVisibly reads folder n again, showing it as loading until the answer.
+func (p *Pane) readVisibly(n *node) tea.Cmd {
 	n.state = common.Loading
 	n.touch()
 	return p.read(n, common.Quick)
@@ -216,7 +216,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 	delete(p.reads, msg.nodeID)
 	selected := p.selected()
 	var n *node
-	var readFiles tea.Cmd
+	var files tea.Cmd
 	if msg.nodeID == 0 {
 		if msg.err != nil {
 			if p.tree.root != nil {
@@ -228,7 +228,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 		}
 		n = p.tree.setRoot(msg.folder)
 		if p.ctx.FileIndex == nil && !p.filesLoading {
-			readFiles = p.loadFiles()
+			files = p.readFiles()
 		}
 	} else {
 		n = p.tree.byID[msg.nodeID]
@@ -245,7 +245,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 	}
 	loadedCmd := p.folderLoaded(n)
 	p.keepCursorOn(selected)
-	return tea.Batch(loadedCmd, readFiles, p.continueGoto())
+	return tea.Batch(loadedCmd, files, p.continueGoto())
 }
 
 // selected returns the folder under the cursor, nil before the root is read.
@@ -393,7 +393,7 @@ func (p *Pane) open(n *node) tea.Cmd {
 		p.syncFiles(n)
 		cmd = p.readStates(n)
 	case common.NotLoaded, common.LoadFailed:
-		cmd = p.load(n)
+		cmd = p.readVisibly(n)
 	}
 	p.tree.rebuild()
 	p.keepCursorOn(n)
@@ -421,7 +421,7 @@ func (p *Pane) refresh(n *node) tea.Cmd {
 	if (!n.expanded || n.isFile()) && n.parent != nil {
 		target = n.parent
 	}
-	cmds := []tea.Cmd{p.load(target), p.loadFiles()}
+	cmds := []tea.Cmd{p.readVisibly(target), p.readFiles()}
 	if p.perms != nil {
 		cmds = append(cmds, p.perms.read())
 	}

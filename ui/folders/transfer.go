@@ -226,11 +226,11 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 			p.lastBackup = msg.file
 			return common.Notify(fmt.Sprintf("backup written to %s (%s)", msg.file, humanize.IBytes(uint64(msg.bytes))))
 		}
-		cmds := []tea.Cmd{common.Notify(restoredGist(msg.result)), p.loadFiles()}
+		cmds := []tea.Cmd{common.Notify(restoredGist(msg.result)), p.readFiles()}
 		if n := p.tree.byID[msg.folderID]; n != nil && n.state == common.Loaded {
-			cmds = append(cmds, p.load(n))
+			cmds = append(cmds, p.readVisibly(n))
 		} else if n, _ := p.tree.deepest(msg.path); n != nil && n.state == common.Loaded {
-			cmds = append(cmds, p.load(n)) // the restore may have created the folders below it
+			cmds = append(cmds, p.readVisibly(n)) // the restore may have created the folders below it
 		}
 		return tea.Batch(cmds...)
 	}

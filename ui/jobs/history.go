@@ -85,10 +85,10 @@ func (p *Pane) openHistory(configID int64, label string) tea.Cmd {
 	p.history = &historyView{configID: configID, label: label, total: -1}
 	p.details = nil
 	p.mode = modeHistory
-	return p.loadHistory(0)
+	return p.readHistory(0)
 }
 
-func (p *Pane) loadHistory(start int) tea.Cmd {
+func (p *Pane) readHistory(start int) tea.Cmd {
 	h, client := p.history, p.ctx.Client
 	if h == nil || client == nil {
 		return nil
@@ -145,14 +145,14 @@ func (h *historyView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
 		if len(h.entries) < h.page || (h.total >= 0 && h.start+len(h.entries) >= h.total) {
 			return common.Info("no older executions")
 		}
-		return p.loadHistory(h.start + len(h.entries))
+		return p.readHistory(h.start + len(h.entries))
 	case key.Matches(msg, k.PageUp):
 		if h.start == 0 {
 			return common.Info("these are the newest executions")
 		}
-		return p.loadHistory(max(0, h.start-p.historyPage()))
+		return p.readHistory(max(0, h.start-p.historyPage()))
 	case key.Matches(msg, k.Refresh):
-		return p.loadHistory(h.start)
+		return p.readHistory(h.start)
 	case key.Matches(msg, k.Open):
 		if e, ok := h.selected(); ok {
 			return p.openDetails(e.ID)

@@ -526,7 +526,7 @@ func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 	case msg.err == nil && msg.answer.Outcome == model.DeletionMarked:
 		notice := common.Notify(fmt.Sprintf("data of execution #%d is now marked for deletion", msg.execID))
 		if p.history != nil && p.mode == modeHistory {
-			return tea.Batch(notice, p.loadHistory(p.history.start))
+			return tea.Batch(notice, p.readHistory(p.history.start))
 		}
 		return notice
 	case msg.err == nil && msg.answer.Outcome == model.DeletionAlreadyMarked:
