@@ -22,7 +22,7 @@ func (p *Pane) Commands() []common.Command {
 		{Name: "seq", Args: "ID|PATH… [name=value…]", Help: "trigger jobs and their dependents in sequence", Run: func(args string) tea.Cmd {
 			req, err := parseSequence(args)
 			if err != nil {
-				return common.Fail("seq", err)
+				return common.Problem("seq: " + err.Error())
 			}
 			return common.Send(req)
 		}},
@@ -39,7 +39,7 @@ func (p *Pane) Commands() []common.Command {
 		{Name: "interval", Args: "DURATION|0", Help: "poll jobs every DURATION (0 turns polling off)", Run: func(args string) tea.Cmd {
 			every, err := parseInterval(args)
 			if err != nil {
-				return common.Fail("interval", err)
+				return common.Problem("interval: " + err.Error())
 			}
 			return common.Send(intervalRequest{every: every})
 		}},
