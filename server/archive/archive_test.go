@@ -287,3 +287,49 @@ func TestCompressStoresWhatDeflateCannotShrink(t *testing.T) {
 		t.Errorf("Compress of a name that is no platform file: %v, want ErrInvalid", err)
 	}
 }
+
+// TestEntriesCarryTheSameTime: a file entry, written raw after Compress,
+// says what a folder entry, written by archive/zip's CreateHeader, says of
+// its time and of the zip version needed; raw entries once said 1980-00-00
+// and version 0.0.
+func TestEntriesCarryTheSameTime(t *testing.T) {
+	var buf bytes.Buffer
+	w := archive.NewWriter(&buf, nil)
+	if err := w.AddFolder("Connections", nil); err != nil {
+		t.Fatal(err)
+	}
+	bodies := map[string][]byte{
+		"Connections/Tiny.dst":  []byte(`{}`),
+		"Connections/Small.dst": []byte(archivetest.Connection),
+		"Connections/Large.dst": []byte(`{"properties":{"a":["` + strings.Repeat("warehouse ", 800) + `"]}}`),
+	}
+	for name, body := range bodies {
+		if err := w.AddFile(name, body, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := zr.File[0]
+	if folder.Name != "Connections/" || folder.ModifiedDate == 0 {
+		t.Fatalf("first entry %q dated %d", folder.Name, folder.ModifiedDate)
+	}
+	for _, f := range zr.File[1:] {
+		if _, ok := bodies[f.Name]; !ok {
+			continue
+		}
+		if f.ModifiedDate != folder.ModifiedDate || f.ModifiedTime != folder.ModifiedTime || !f.Modified.Equal(folder.Modified) {
+			t.Errorf("%s dated %d/%d %v, the folder %d/%d %v", f.Name, f.ModifiedDate, f.ModifiedTime, f.Modified,
+				folder.ModifiedDate, folder.ModifiedTime, folder.Modified)
+		}
+		if f.ReaderVersion != folder.ReaderVersion || f.CreatorVersion != folder.CreatorVersion {
+			t.Errorf("%s needs version %d, made by %#x; the folder %d, %#x", f.Name, f.ReaderVersion, f.CreatorVersion,
+				folder.ReaderVersion, folder.CreatorVersion)
+		}
+	}
+}

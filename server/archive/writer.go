@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
@@ -18,6 +19,25 @@ import (
 // entryTime is the modification time of every entry: the tree keeps no
 // times, and a fixed one makes two backups of the same tree byte-identical.
 var entryTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// stampRaw gives a header for CreateRaw what CreateHeader gives its own:
+// CreateRaw writes the header as it is, so without this every file entry
+// said it was modified on day 0 of month 0 of 1980 (unzip -l: 1980-00-00)
+// by zip version 0.0.
+func stampRaw(h *zip.FileHeader) {
+	h.ModifiedDate = uint16((entryTime.Year()-1980)<<9 | int(entryTime.Month())<<5 | entryTime.Day())
+	h.ModifiedTime = uint16(entryTime.Hour()<<11 | entryTime.Minute()<<5 | entryTime.Second()/2)
+	h.ReaderVersion = zipVersion20
+	h.CreatorVersion = h.CreatorVersion&0xff00 | zipVersion20
+	h.Extra = entryTimeExtra
+}
+
+// zipVersion20 is the version a reader needs for deflate (APPNOTE 4.4.3).
+const zipVersion20 = 20
+
+// entryTimeExtra is the extended timestamp field (APPNOTE 4.5.2, 0x5455)
+// holding entryTime, which CreateHeader writes beside the MS-DOS time.
+var entryTimeExtra = binary.LittleEndian.AppendUint32([]byte{0x55, 0x54, 5, 0, 1}, uint32(entryTime.Unix()))
 
 // Writer builds a backup archive on an io.Writer as entries are added: each
 // one is compressed and written at once, so only the permissions metadata
@@ -148,6 +168,7 @@ func (w *Writer) AddCompressed(e Compressed, meta *FileMeta) error {
 	h := &zip.FileHeader{Name: e.path, Method: e.method, Modified: entryTime, CRC32: e.crc,
 		CompressedSize64: uint64(len(e.data)), UncompressedSize64: uint64(e.size)}
 	h.SetMode(0o644)
+	stampRaw(h)
 	fw, err := w.zw.CreateRaw(h)
 	if err != nil {
 		return fmt.Errorf("archive %s: %w", e.path, err)
