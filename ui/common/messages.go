@@ -2,6 +2,8 @@ package common
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
@@ -176,17 +178,45 @@ const (
 // StartTask runs fn off the Update loop under a cancellable context and
 // returns fn's message. The root shows label with a spinner meanwhile and
 // cancels the context when the user quits.
+//
+// fn starts as the task's TaskStartedMsg is made, not once the event loop
+// has taken it: at start the loop is busy drawing and would hold the first
+// reads back by milliseconds, past the renderer's first tick. The sequence
+// still delivers TaskStartedMsg before TaskDoneMsg, which the root's task
+// list needs.
 func StartTask(label string, kind TaskKind, fn func(ctx context.Context) tea.Msg) tea.Cmd {
 	id := lastTaskID.Add(1)
 	ctx, cancel := context.WithCancel(context.Background())
+	result := make(chan taskResult, 1)
 	started := func() tea.Msg {
+		go func() {
+			defer cancel()
+			defer func() {
+				if r := recover(); r != nil {
+					result <- taskResult{panicked: fmt.Sprintf("%v\n\n%s", r, debug.Stack())}
+				}
+			}()
+			result <- taskResult{msg: fn(ctx)}
+		}()
 		return TaskStartedMsg{ID: id, Label: label, Transfer: kind == Transfer, Quiet: kind == Quiet, Cancel: cancel}
 	}
-	run := func() tea.Msg {
-		defer cancel()
-		return TaskDoneMsg{ID: id, Msg: fn(ctx)}
+	done := func() tea.Msg {
+		r := <-result
+		if r.panicked != "" {
+			// Raised again where Bubble Tea catches it and restores the
+			// terminal, as it did when fn ran in the command itself.
+			panic(r.panicked)
+		}
+		return TaskDoneMsg{ID: id, Msg: r.msg}
 	}
-	return tea.Sequence(started, run)
+	return tea.Sequence(started, done)
+}
+
+// taskResult is what a task's fn returned, or the panic it raised with its
+// stack.
+type taskResult struct {
+	msg      tea.Msg
+	panicked string
 }
 
 // Copy puts text on the clipboard by OSC 52, which reaches the admin's own
