@@ -8,32 +8,87 @@ import (
 // Changes is how a list answer differs from the answer a pane held when
 // it asked (its base), found by the task that read it: that comparison
 // costs O(rows), and runs off the UI goroutine, so that Update takes the
-// answer in O(changed). A pane hands its task the answer it last took and
-// never changes that slice or its elements afterwards.
+// answer in O(changes) steps. A pane hands its task the answer it last
+// took and never changes that slice or its elements afterwards.
 type Changes struct {
-	// InPlace says the answer lists the same ids as the base, in the same
-	// order; otherwise (the zero value) the pane merges it by id.
-	InPlace bool
-	// Changed holds, when InPlace, the indices whose entries differ from
-	// the base's.
+	// Ordered says the answer is the base with the Removed entries taken
+	// out and the Inserted ones put in, the others in the base's order;
+	// otherwise (the zero value) the pane merges it by id.
+	Ordered bool
+	// Changed holds, when Ordered, the answer's indices whose entries
+	// differ from the base's entry of the same id.
 	Changed []int
+	// Removed holds the base's indices whose ids the answer lacks, and
+	// Inserted the answer's indices whose ids the base lacks, ascending.
+	Removed, Inserted []int
 }
 
-// Diff compares an answer with its base, entry by entry, by id.
-func Diff[T comparable, K comparable](base, answer []T, id func(*T) K) Changes {
-	if len(base) != len(answer) {
+// Diff compares an answer with its base, by id. An answer that keeps the
+// base's order but for at most limit inserted and removed entries is
+// Ordered; the ids are put in maps only when they differ somewhere. Any
+// other (a reorder, a repeated id, more than limit), is not.
+func Diff[T comparable, K comparable](base, answer []T, id func(*T) K, limit int) Changes {
+	n := min(len(base), len(answer))
+	i := 0
+	for ; i < n && id(&base[i]) == id(&answer[i]); i++ {
+	}
+	if i == len(base) && i == len(answer) {
+		return Changes{Ordered: true, Changed: changedAt(base, answer, i)}
+	}
+	if d := len(answer) - len(base); d > limit || -d > limit {
 		return Changes{}
 	}
-	var changed []int
-	for i := range answer {
-		if id(&base[i]) != id(&answer[i]) {
+	inBase, inAnswer := ids(base, id), ids(answer, id)
+	if inBase == nil || inAnswer == nil {
+		return Changes{}
+	}
+	c := Changes{Ordered: true, Changed: changedAt(base, answer, i)}
+	for b, a := i, i; b < len(base) || a < len(answer); {
+		switch {
+		case b < len(base) && !inAnswer[id(&base[b])]:
+			c.Removed = append(c.Removed, b)
+			b++
+		case a < len(answer) && !inBase[id(&answer[a])]:
+			c.Inserted = append(c.Inserted, a)
+			a++
+		case b < len(base) && a < len(answer) && id(&base[b]) == id(&answer[a]):
+			if base[b] != answer[a] {
+				c.Changed = append(c.Changed, a)
+			}
+			a, b = a+1, b+1
+		default:
+			return Changes{} // reordered
+		}
+		if len(c.Removed)+len(c.Inserted) > limit {
 			return Changes{}
 		}
+	}
+	return c
+}
+
+// changedAt returns the indices below n at which base and answer, listing
+// the same ids there, differ.
+func changedAt[T comparable](base, answer []T, n int) []int {
+	var changed []int
+	for i := range n {
 		if base[i] != answer[i] {
 			changed = append(changed, i)
 		}
 	}
-	return Changes{InPlace: true, Changed: changed}
+	return changed
+}
+
+// ids returns the set of a list's ids, nil when one repeats.
+func ids[T any, K comparable](list []T, id func(*T) K) map[K]bool {
+	set := make(map[K]bool, len(list))
+	for i := range list {
+		k := id(&list[i])
+		if set[k] {
+			return nil
+		}
+		set[k] = true
+	}
+	return set
 }
 
 // SameAnswer reports whether two slices are one answer: the same backing

@@ -14,22 +14,36 @@ type item struct {
 func itemID(i *item) int { return i.id }
 
 func TestDiff(t *testing.T) {
-	base := []item{{1, "a"}, {2, "b"}, {3, "c"}}
+	base := []item{{1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}}
 	tests := []struct {
 		name   string
 		answer []item
 		want   Changes
 	}{
-		{"the same", []item{{1, "a"}, {2, "b"}, {3, "c"}}, Changes{InPlace: true}},
-		{"one text", []item{{1, "a"}, {2, "B"}, {3, "c"}}, Changes{InPlace: true, Changed: []int{1}}},
-		{"two texts", []item{{1, "A"}, {2, "b"}, {3, "C"}}, Changes{InPlace: true, Changed: []int{0, 2}}},
-		{"one fewer", []item{{1, "a"}, {2, "b"}}, Changes{}},
-		{"one more", []item{{1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}}, Changes{}},
-		{"another order", []item{{2, "b"}, {1, "a"}, {3, "c"}}, Changes{}},
-		{"another id", []item{{1, "a"}, {5, "b"}, {3, "c"}}, Changes{}},
+		{"the same", []item{{1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}}, Changes{Ordered: true}},
+		{"one text", []item{{1, "a"}, {2, "B"}, {3, "c"}, {4, "d"}}, Changes{Ordered: true, Changed: []int{1}}},
+		{"two texts", []item{{1, "A"}, {2, "b"}, {3, "c"}, {4, "D"}}, Changes{Ordered: true, Changed: []int{0, 3}}},
+		{"the last removed", []item{{1, "a"}, {2, "b"}, {3, "c"}}, Changes{Ordered: true, Removed: []int{3}}},
+		{"the first removed", []item{{2, "b"}, {3, "c"}, {4, "d"}}, Changes{Ordered: true, Removed: []int{0}}},
+		{"two removed", []item{{1, "a"}, {4, "d"}}, Changes{Ordered: true, Removed: []int{1, 2}}},
+		{"three removed", []item{{3, "c"}}, Changes{Ordered: true, Removed: []int{0, 1, 3}}},
+		{"all removed, more than the limit", nil, Changes{}},
+		{"one added last", []item{{1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}, {5, "e"}}, Changes{Ordered: true, Inserted: []int{4}}},
+		{"one added first", []item{{5, "e"}, {1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}}, Changes{Ordered: true, Inserted: []int{0}}},
+		{"added, removed and changed", []item{{1, "A"}, {6, "f"}, {3, "c"}, {4, "D"}, {5, "e"}},
+			Changes{Ordered: true, Changed: []int{0, 3}, Removed: []int{1}, Inserted: []int{1, 4}}},
+		{"another id in place", []item{{1, "a"}, {5, "b"}, {3, "c"}, {4, "d"}}, Changes{Ordered: true, Removed: []int{1}, Inserted: []int{1}}},
+		{"another order", []item{{2, "b"}, {1, "a"}, {3, "c"}, {4, "d"}}, Changes{}},
+		{"moved to the end", []item{{1, "a"}, {3, "c"}, {4, "d"}, {2, "b"}}, Changes{}},
+		{"a repeated id", []item{{1, "a"}, {2, "b"}, {3, "c"}, {3, "c"}}, Changes{}},
+		{"a repeated id, added", []item{{1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}, {1, "a"}}, Changes{}},
+		{"more than the limit", []item{{1, "a"}, {5, "e"}, {6, "f"}, {7, "g"}, {8, "h"}, {2, "b"}, {3, "c"}, {4, "d"}}, Changes{}},
+		{"all new, more than the limit", []item{{5, "e"}, {6, "f"}}, Changes{}},
 	}
 	for _, tt := range tests {
-		if got := Diff(base, tt.answer, itemID); got.InPlace != tt.want.InPlace || !slices.Equal(got.Changed, tt.want.Changed) {
+		got := Diff(base, tt.answer, itemID, 3)
+		if got.Ordered != tt.want.Ordered || !slices.Equal(got.Changed, tt.want.Changed) ||
+			!slices.Equal(got.Removed, tt.want.Removed) || !slices.Equal(got.Inserted, tt.want.Inserted) {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}

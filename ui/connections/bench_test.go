@@ -2,6 +2,7 @@ package connections
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,31 +77,46 @@ func TestGraphOfThousandDependentsDrawsOnlyVisibleLines(t *testing.T) {
 }
 
 // BenchmarkRefresh is what a refresh costs the UI goroutine: Update
-// taking a list answer in which one connection changed its description,
-// with the changes the read's task found (BenchmarkRefreshDiff), then
-// View. Compare connections=100 and =100000 (the growth), and both with
+// taking a list answer with the changes the read's task found
+// (BenchmarkRefreshDiff), then View. In "changed" one connection changed
+// its description; in "added+removed" one connection left and another
+// came. Compare connections=100 and =100000 (the growth), and both with
 // ui/common's BenchmarkTableReference. Two answers take turns, each
 // compared with the other, as consecutive reads' are.
 func BenchmarkRefresh(b *testing.B) {
-	for _, n := range []int{100, 100_000} {
-		b.Run(fmt.Sprintf("connections=%d", n), func(b *testing.B) {
-			p := withList(newTestPane(nil, 120, 40, false), entries(n))
-			uitest.Press(p, "j", "j")
-			answers := [2][]model.ConnectionEntry{p.list.answer, entries(n)}
-			answers[1][n/2].Description = "changed"
-			changes := [2]common.Changes{
-				common.Diff(answers[1], answers[0], connectionID),
-				common.Diff(answers[0], answers[1], connectionID),
-			}
-			p.View()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				i = 1 - i
-				p.Update(listMsg{ticket: p.listReads.Latest(), entries: answers[i], base: answers[1-i], changes: changes[i]})
-				_ = p.View()
-			}
-		})
+	cases := []struct {
+		name   string
+		change func(answer []model.ConnectionEntry) []model.ConnectionEntry
+	}{
+		{"changed", func(a []model.ConnectionEntry) []model.ConnectionEntry {
+			a[len(a)/2].Description = "changed"
+			return a
+		}},
+		{"added+removed", func(a []model.ConnectionEntry) []model.ConnectionEntry {
+			added := model.ConnectionEntry{ID: int64(len(a) + 1), Name: "conn-new", Path: "/Data/Connections/conn-new.dst"}
+			return slices.Insert(slices.Delete(a, len(a)/3, len(a)/3+1), 2*len(a)/3, added)
+		}},
+	}
+	for _, c := range cases {
+		for _, n := range []int{100, 100_000} {
+			b.Run(fmt.Sprintf("%s/connections=%d", c.name, n), func(b *testing.B) {
+				p := withList(newTestPane(nil, 120, 40, false), entries(n))
+				uitest.Press(p, "j", "j")
+				answers := [2][]model.ConnectionEntry{p.list.answer, c.change(entries(n))}
+				changes := [2]common.Changes{
+					common.Diff(answers[1], answers[0], connectionID, replaceLimit),
+					common.Diff(answers[0], answers[1], connectionID, replaceLimit),
+				}
+				p.View()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					i = 1 - i
+					p.Update(listMsg{ticket: p.listReads.Latest(), entries: answers[i], base: answers[1-i], changes: changes[i]})
+					_ = p.View()
+				}
+			})
+		}
 	}
 }
 
@@ -114,7 +130,7 @@ func BenchmarkRefreshDiff(b *testing.B) {
 			answer[n/2].Description = "changed"
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = common.Diff(base, answer, connectionID)
+				_ = common.Diff(base, answer, connectionID, replaceLimit)
 			}
 		})
 	}

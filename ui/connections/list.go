@@ -114,8 +114,8 @@ type list struct {
 	systemN    int // system connections among all
 }
 
-// replaceLimit is how many changed connections a refresh moves one by one;
-// past it, sorting all rows again is cheaper.
+// replaceLimit is how many changed, added or removed connections a
+// refresh places one by one; past it, sorting all rows again is cheaper.
 const replaceLimit = 64
 
 func connectionID(c *model.ConnectionEntry) int64 { return c.ID }
@@ -124,25 +124,44 @@ func connectionID(c *model.ConnectionEntry) int64 { return c.ID }
 // one before: what a read does when its task's comparison was made
 // against another answer (see apply).
 func (l *list) set(entries []model.ConnectionEntry) {
-	l.apply(entries, common.Diff(l.answer, entries, connectionID))
+	l.apply(entries, common.Diff(l.answer, entries, connectionID, replaceLimit))
 }
 
 // apply takes a list answer and how it differs from l.answer, merged by
 // id: an unchanged connection keeps its entry (keys, type, rendering).
-// When the answer lists the same connections in the same order, as a
-// refresh mostly does, only the changed ones are placed again, in
-// O(changed) steps; otherwise the rows are sorted again.
+// When the answer keeps the order of the one before but for a few
+// connections added or removed, as a refresh mostly does, only those and
+// the changed ones are placed, by binary search: O(changes × log rows)
+// compares. Taking one out of or putting one into all and rows moves the
+// pointers after it, O(rows) in the worst case, but a memmove (some 50 µs
+// for 100,000 rows). Otherwise, or for the first answer, the rows are
+// sorted again.
 func (l *list) apply(entries []model.ConnectionEntry, changes common.Changes) {
 	defer func() { l.answer = entries }()
-	if changes.InPlace {
-		if len(changes.Changed) > replaceLimit {
-			for _, i := range changes.Changed {
-				l.setFields(l.all[i], entries[i])
-			}
-			l.rebuild()
-			return
+	reshaped := len(changes.Removed)+len(changes.Inserted) > 0
+	if changes.Ordered && !reshaped && len(changes.Changed) > replaceLimit {
+		for _, i := range changes.Changed {
+			l.setFields(l.all[i], entries[i])
 		}
+		l.rebuild()
+		return
+	}
+	if changes.Ordered && l.byID != nil && len(changes.Changed)+len(changes.Removed)+len(changes.Inserted) <= replaceLimit {
 		needle := common.ParseNeedle(l.filter)
+		for _, i := range slices.Backward(changes.Removed) {
+			e := l.all[i]
+			l.rows = common.PlaceSorted(l.rows, e, common.FindSorted(l.rows, e, l.compare), false, l.compare)
+			l.all = slices.Delete(l.all, i, i+1)
+			delete(l.byID, e.ID)
+			l.systemN -= b2i(e.system)
+		}
+		for _, i := range changes.Inserted {
+			e := newEntry(entries[i])
+			l.all = slices.Insert(l.all, i, e)
+			l.byID[e.ID] = e
+			l.systemN += b2i(e.system)
+			l.rows = common.PlaceSorted(l.rows, e, -1, l.shown(e, needle), l.compare)
+		}
 		for _, i := range changes.Changed {
 			e := l.all[i]
 			from := common.FindSorted(l.rows, e, l.compare)

@@ -1,6 +1,7 @@
 package connections
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -142,22 +143,62 @@ func TestRefreshShowsAChangedConnection(t *testing.T) {
 // it was on; changes found against an answer the pane no longer holds are
 // not trusted: the answer is compared again.
 func TestTaskComparedAnswerMergesAsAFreshListWould(t *testing.T) {
+	edit := func(f func([]model.ConnectionEntry)) func([]model.ConnectionEntry) []model.ConnectionEntry {
+		return func(l []model.ConnectionEntry) []model.ConnectionEntry { f(l); return l }
+	}
+	added := func(id int64, name string) model.ConnectionEntry {
+		return model.ConnectionEntry{ID: id, Name: name, Path: "/Data/Connections/" + name + ".dst", Description: "number " + name}
+	}
 	changes := []struct {
 		name   string
-		change func([]model.ConnectionEntry)
+		change func([]model.ConnectionEntry) []model.ConnectionEntry
 	}{
-		{"a description", func(l []model.ConnectionEntry) { l[60].Description = "edited" }},
-		{"a name moves past the cursor", func(l []model.ConnectionEntry) { l[21].Name = "AAA first" }},
-		{"the cursor's connection moves", func(l []model.ConnectionEntry) { l[40].Name = "zzz last" }},
-		{"one now matches the filter", func(l []model.ConnectionEntry) { l[25].Description = "number 7 now" }},
-		{"one no longer matches", func(l []model.ConnectionEntry) { l[7].Description = "plain" }},
-		{"one becomes a system connection", func(l []model.ConnectionEntry) { l[47].Path = systemFolder + "moved.dst" }},
-		{"more than replaceLimit", func(l []model.ConnectionEntry) {
+		{"a description", edit(func(l []model.ConnectionEntry) { l[60].Description = "edited" })},
+		{"a name moves past the cursor", edit(func(l []model.ConnectionEntry) { l[21].Name = "AAA first" })},
+		{"the cursor's connection moves", edit(func(l []model.ConnectionEntry) { l[40].Name = "zzz last" })},
+		{"one now matches the filter", edit(func(l []model.ConnectionEntry) { l[25].Description = "number 7 now" })},
+		{"one no longer matches", edit(func(l []model.ConnectionEntry) { l[7].Description = "plain" })},
+		{"one becomes a system connection", edit(func(l []model.ConnectionEntry) { l[47].Path = systemFolder + "moved.dst" })},
+		{"more than replaceLimit", edit(func(l []model.ConnectionEntry) {
 			for i := range l {
 				l[i].Description += " again"
 			}
+		})},
+		{"the order changes", edit(func(l []model.ConnectionEntry) { slices.Reverse(l) })},
+		{"the first removed", func(l []model.ConnectionEntry) []model.ConnectionEntry { return l[1:] }},
+		{"one in the middle removed", func(l []model.ConnectionEntry) []model.ConnectionEntry { return slices.Delete(l, 60, 61) }},
+		{"the last removed", func(l []model.ConnectionEntry) []model.ConnectionEntry { return l[:len(l)-1] }},
+		{"the cursor's connection removed", func(l []model.ConnectionEntry) []model.ConnectionEntry { return slices.Delete(l, 40, 41) }},
+		{"several removed, system ones too", func(l []model.ConnectionEntry) []model.ConnectionEntry {
+			return slices.Delete(slices.Delete(l, 70, 75), 10, 12)
 		}},
-		{"the order changes", func(l []model.ConnectionEntry) { slices.Reverse(l) }},
+		{"one added first", func(l []model.ConnectionEntry) []model.ConnectionEntry {
+			return slices.Insert(l, 0, added(500, "AAA new"))
+		}},
+		{"one added in the middle", func(l []model.ConnectionEntry) []model.ConnectionEntry {
+			return slices.Insert(l, 50, added(500, "conn-00041b"))
+		}},
+		{"one added last", func(l []model.ConnectionEntry) []model.ConnectionEntry { return append(l, added(500, "zzz new")) }},
+		{"several added, a system one too", func(l []model.ConnectionEntry) []model.ConnectionEntry {
+			sys := added(502, "hidden")
+			sys.Path = systemFolder + "hidden.dst"
+			return slices.Insert(slices.Insert(l, 90, added(500, "conn-00002b"), sys), 5, added(501, "mmm"))
+		}},
+		{"added, removed and changed together", func(l []model.ConnectionEntry) []model.ConnectionEntry {
+			l[30].Name, l[100].Description = "AAA moved", "plain"
+			l = slices.Delete(l, 40, 42)
+			return slices.Insert(slices.Insert(l, 80, added(500, "conn-00041")), 3, added(501, "conn-00000a"))
+		}},
+		{"one replaced in place", func(l []model.ConnectionEntry) []model.ConnectionEntry {
+			l[45] = added(500, "conn-00045")
+			return l
+		}},
+		{"more than replaceLimit added", func(l []model.ConnectionEntry) []model.ConnectionEntry {
+			for i := range replaceLimit + 1 {
+				l = append(l, added(int64(500+i), fmt.Sprintf("new-%02d", i)))
+			}
+			return l
+		}},
 	}
 	views := []struct {
 		name   string
@@ -188,10 +229,9 @@ func TestTaskComparedAnswerMergesAsAFreshListWould(t *testing.T) {
 						older[90].Name = "taken since"
 						p.list.set(older)
 					}
-					answer := entries(120)
-					c.change(answer)
+					answer := c.change(entries(120))
 					p.Update(listMsg{ticket: p.listReads.Latest(), entries: answer, base: base,
-						changes: common.Diff(base, answer, connectionID)})
+						changes: common.Diff(base, answer, connectionID, replaceLimit)})
 
 					var fresh list
 					v.adjust(&fresh)
@@ -204,6 +244,9 @@ func TestTaskComparedAnswerMergesAsAFreshListWould(t *testing.T) {
 					fresh.rebuild()
 					if got, want := ids(p.list.rows), ids(fresh.rows); !slices.Equal(got, want) {
 						t.Errorf("rows after the refresh:\n%v\nread afresh:\n%v", got, want)
+					}
+					if got, want := ids(p.list.all), ids(fresh.all); !slices.Equal(got, want) || len(p.list.byID) != len(fresh.byID) {
+						t.Errorf("all after the refresh:\n%v\nread afresh:\n%v", got, want)
 					}
 					if p.list.systemN != fresh.systemN {
 						t.Errorf("%d system connections counted, want %d", p.list.systemN, fresh.systemN)

@@ -28,7 +28,7 @@ func (p *Pane) readList(selectID int64, asked bool) tea.Cmd {
 		entries, err := client.Connections(ctx)
 		msg := listMsg{ticket: ticket, entries: entries, err: err, selectID: selectID, base: base}
 		if err == nil {
-			msg.changes = common.Diff(base, entries, connectionID) // O(rows), here rather than in Update
+			msg.changes = common.Diff(base, entries, connectionID, replaceLimit) // O(rows), here rather than in Update
 		}
 		return msg
 	}

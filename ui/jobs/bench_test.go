@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -102,31 +103,46 @@ func TestViewCostDoesNotGrowWithTheList(t *testing.T) {
 }
 
 // BenchmarkRefresh is what a poll costs the UI goroutine: Update taking
-// a list-running answer in which one execution changed, with the changes
-// the poll's task found (BenchmarkRefreshDiff), then View. Compare 100
-// and 100000 (the growth), and both with ui/common's
+// a list-running answer with the changes the poll's task found
+// (BenchmarkRefreshDiff), then View. In "changed" one execution changed;
+// in "added+removed" one execution left the list and another came.
+// Compare 100 and 100000 (the growth), and both with ui/common's
 // BenchmarkTableReference. Two answers take turns, each compared with the
 // other, as consecutive polls' are.
 func BenchmarkRefresh(b *testing.B) {
-	for _, n := range []int{100, 100_000} {
-		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
-			p := paneWith(b, n)
-			p.status.inFlight = true // measure the merge, not the status round it starts
-			answers := [2][]model.RunningJob{p.table.answer, manyJobs(n)}
-			answers[1][n/2].EstimatedTime++
-			changes := [2]common.Changes{
-				common.Diff(answers[1], answers[0], execID),
-				common.Diff(answers[0], answers[1], execID),
-			}
-			p.View()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				i = 1 - i
-				p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: answers[i], base: answers[1-i], changes: changes[i]})
-				_ = p.View()
-			}
-		})
+	cases := []struct {
+		name   string
+		change func(answer []model.RunningJob) []model.RunningJob
+	}{
+		{"changed", func(a []model.RunningJob) []model.RunningJob {
+			a[len(a)/2].EstimatedTime++
+			return a
+		}},
+		{"added+removed", func(a []model.RunningJob) []model.RunningJob {
+			added := runningJob(int64(len(a)+1), "Job new", model.StateRunning, clockAt)
+			return slices.Insert(slices.Delete(a, len(a)/3, len(a)/3+1), 2*len(a)/3, added)
+		}},
+	}
+	for _, c := range cases {
+		for _, n := range []int{100, 100_000} {
+			b.Run(fmt.Sprintf("%s/jobs=%d", c.name, n), func(b *testing.B) {
+				p := paneWith(b, n)
+				p.status.inFlight = true // measure the merge, not the status round it starts
+				answers := [2][]model.RunningJob{p.table.answer, c.change(manyJobs(n))}
+				changes := [2]common.Changes{
+					common.Diff(answers[1], answers[0], execID, replaceLimit),
+					common.Diff(answers[0], answers[1], execID, replaceLimit),
+				}
+				p.View()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					i = 1 - i
+					p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: answers[i], base: answers[1-i], changes: changes[i]})
+					_ = p.View()
+				}
+			})
+		}
 	}
 }
 
@@ -140,7 +156,7 @@ func BenchmarkRefreshDiff(b *testing.B) {
 			answer[n/2].EstimatedTime++
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = common.Diff(base, answer, execID)
+				_ = common.Diff(base, answer, execID, replaceLimit)
 			}
 		})
 	}

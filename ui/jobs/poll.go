@@ -102,7 +102,7 @@ func (p *Pane) poll() tea.Cmd {
 		jobs, err := client.RunningJobs(ctx)
 		msg := pollMsg{ticket: ticket, jobs: jobs, err: err, jobAPI: client.JobAPI(), base: base}
 		if err == nil {
-			msg.changes = common.Diff(base, jobs, execID) // O(rows), here rather than in Update
+			msg.changes = common.Diff(base, jobs, execID, replaceLimit) // O(rows), here rather than in Update
 		}
 		return msg
 	})

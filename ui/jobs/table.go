@@ -152,7 +152,7 @@ func execID(j *model.RunningJob) int64 { return j.JobExecutionID }
 // merged by id and the view refreshed.
 func (t *table) take(jobs []model.RunningJob, changes common.Changes, now time.Time) {
 	defer func() { t.answer = jobs }()
-	if !changes.InPlace || t.regroup || len(jobs) != len(t.listed) || len(changes.Changed) > replaceLimit {
+	if !changes.Ordered || len(changes.Removed)+len(changes.Inserted) > 0 || t.regroup || len(jobs) != len(t.listed) || len(changes.Changed) > replaceLimit {
 		t.merge(jobs, now)
 		t.refresh()
 		return

@@ -130,7 +130,7 @@ func TestTaskComparedPollMergesAsAFreshTableWould(t *testing.T) {
 					c.change(answer)
 					now = now.Add(time.Second)
 					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: answer, base: base,
-						changes: common.Diff(base, answer, execID)})
+						changes: common.Diff(base, answer, execID, replaceLimit)})
 
 					got := execIDs(p.table.view)
 					p.table.regroup = true
@@ -160,7 +160,7 @@ func TestLingeringRowGoesInPlace(t *testing.T) {
 	p := newTestPane(nil, 120, 40, func() time.Time { return now })
 	poll := func(jobs []model.RunningJob) {
 		base := p.table.answer
-		p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: jobs, base: base, changes: common.Diff(base, jobs, execID)})
+		p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: jobs, base: base, changes: common.Diff(base, jobs, execID, replaceLimit)})
 	}
 	poll(manyJobs(10))
 	poll(slices.Delete(manyJobs(10), 3, 4))
