@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -52,21 +54,18 @@ const sharedDirectory = "another connection already serves that directory, or on
 // file-system connections among paths (just created or changed in q's
 // transaction) whose directory another connection already serves, contains
 // or lies in: a new connection would otherwise reach the files of another,
-// with rights its owner never gave.
+// with rights its owner never gave. The connections are read once and their
+// directories sorted, so a restore of many costs O((restored + all) log all),
+// not restored × all.
 func checkFileConnections(ctx context.Context, q store.Queries, user store.User, paths []string) error {
 	if user.Admin {
 		return nil
 	}
-	var mine []store.File
+	var mine []string
 	for _, p := range paths {
-		if kind, _ := model.KindOfPath(p); kind != model.KindConnection {
-			continue
+		if kind, _ := model.KindOfPath(p); kind == model.KindConnection {
+			mine = append(mine, p)
 		}
-		f, err := q.FileByPath(ctx, p)
-		if err != nil {
-			return err
-		}
-		mine = append(mine, f)
 	}
 	if len(mine) == 0 {
 		return nil
@@ -75,28 +74,82 @@ func checkFileConnections(ctx context.Context, q store.Queries, user store.User,
 	if err != nil {
 		return err
 	}
-	dirs := make(map[int64]string, len(all))
+	byPath := make(map[string]int64, len(all))
+	dirOf := make(map[int64]string, len(all))
 	for _, f := range all {
+		byPath[f.Path] = f.ID
 		cfg, err := q.Configuration(ctx, f)
 		if err != nil {
 			return err
 		}
 		if dir, ok := fileURLDir(cfg.Property(model.PropConnectionURL)); ok {
-			dirs[f.ID] = dir
+			dirOf[f.ID] = dir
 		}
 	}
-	for _, f := range mine {
-		dir, ok := dirs[f.ID]
-		if !ok {
+	served := newServedDirs(dirOf)
+	for _, p := range mine {
+		id, ok := byPath[p]
+		if !ok { // named like a connection, not one: nothing to check if it is there
+			if _, err := q.FileByPath(ctx, p); err != nil {
+				return err
+			}
 			continue
 		}
-		for id, other := range dirs {
-			if id != f.ID && (dir == other || within(dir, other) || within(other, dir)) {
-				return &store.RefusedError{Err: store.ErrForbidden, Paths: []string{f.Path}, Reason: f.Path + ": " + sharedDirectory}
-			}
+		if dir, ok := dirOf[id]; ok && served.sharedWithAnother(dir) {
+			return &store.RefusedError{Err: store.ErrForbidden, Paths: []string{p}, Reason: p + ": " + sharedDirectory}
 		}
 	}
 	return nil
+}
+
+// servedDirs are the directories file-system connections serve, one entry a
+// connection, sorted: a directory's equals and the directories inside it
+// are then one run each, found by binary search.
+type servedDirs []string
+
+func newServedDirs(dirOf map[int64]string) servedDirs {
+	dirs := make(servedDirs, 0, len(dirOf))
+	for _, dir := range dirOf {
+		dirs = append(dirs, dir)
+	}
+	slices.Sort(dirs)
+	return dirs
+}
+
+// sharedWithAnother reports whether a connection other than the one that
+// serves dir (itself one of the entries) serves dir, a directory above it
+// or one inside it.
+func (d servedDirs) sharedWithAnother(dir string) bool {
+	i, _ := slices.BinarySearch(d, dir)
+	if i+1 < len(d) && d[i+1] == dir {
+		return true
+	}
+	// Above: dir lies in another when that one, its trailing separator
+	// trimmed, and a separator begin dir: it is dir up to one of dir's
+	// separators, without it or with it ("/").
+	for i := range len(dir) {
+		if dir[i] != filepath.Separator {
+			continue
+		}
+		if above := dir[:i]; above != "" && d.serves(above) {
+			return true
+		}
+		if above := dir[:i+1]; above != dir && d.serves(above) {
+			return true
+		}
+	}
+	// Inside: the directories that begin with dir and a separator sort
+	// together, from the first at or after that prefix; when dir is the
+	// prefix ("/"), after dir's own entries.
+	inside := strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)
+	i = sort.Search(len(d), func(i int) bool { return d[i] > dir && d[i] >= inside })
+	return i < len(d) && strings.HasPrefix(d[i], inside)
+}
+
+// serves reports whether a connection serves exactly dir.
+func (d servedDirs) serves(dir string) bool {
+	_, found := slices.BinarySearch(d, dir)
+	return found
 }
 
 // fileURLDir is the directory a file:// connection URL names, cleaned and
@@ -111,9 +164,4 @@ func fileURLDir(raw string) (string, bool) {
 		dir = real
 	}
 	return dir, true
-}
-
-// within reports whether path lies strictly inside dir.
-func within(path, dir string) bool {
-	return strings.HasPrefix(path, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -55,4 +56,23 @@ func TestJobsUseConnectionsOnlyAsTheCallerMay(t *testing.T) {
 	if a := trigger("analyst", "/Exports/Sales by Region.exp"); a.Status != model.StatusSuccess {
 		t.Fatalf("the analyst may export through Local Files: %+v", a)
 	}
+}
+
+// TestRestoreOfFileConnectionsOverEachOtherIsAdminOnly: two connections of
+// one archive, one over a directory inside the other's, are refused to a
+// non-administrator as one over another's would be, the first named.
+func TestRestoreOfFileConnectionsOverEachOtherIsAdminOnly(t *testing.T) {
+	_, p := demo(t)
+	outer, inner := connectionConfig("Outer"), connectionConfig("Inner")
+	inner.Properties[model.PropConnectionURL] = []string{"file:///srv/restored/Outer/Inner/"}
+	body := buildArchive(t, nil, archiveFile{path: "Inner.dst", cfg: inner}, archiveFile{path: "Outer.dst", cfg: outer})
+	before := p.backup("admin", "/")
+	f := p.wantFailure(p.upload("analyst", restoreURL("/Analytics/Nested"), "application/zip", body), http.StatusForbidden, "another connection already serves")
+	if len(f.Paths) != 1 || !strings.HasPrefix(f.Paths[0], "/Analytics/Nested/") {
+		t.Fatalf("paths %v", f.Paths)
+	}
+	if !bytes.Equal(before, p.backup("admin", "/")) {
+		t.Fatal("a refused restore changed the tree")
+	}
+	p.restore("admin", "/Analytics/Nested", body)
 }
