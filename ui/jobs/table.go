@@ -146,19 +146,45 @@ func execID(j *model.RunningJob) int64 { return j.JobExecutionID }
 
 // take brings the table and its view up to date with a list-running
 // answer and how it differs from t.answer (common.Changes, found by the
-// poll's task). When the same executions are listed in the same order, as
-// a poll mostly does, only the changed rows and those that start or end
-// their linger are touched, in O(changed) steps; otherwise the answer is
-// merged by id and the view refreshed.
+// poll's task). When the answer keeps the order of the one before but for
+// a few executions that came or left, as a poll mostly does, only those,
+// the changed rows and the rows that start or end their linger are
+// touched, each placed by binary search: O(changes × log rows) compares.
+// Taking a row out of listed or putting one in moves the pointers after
+// it, O(rows) in the worst case, but a memmove (some 50 µs for 100,000
+// rows). Otherwise the answer is merged by id and the view refreshed.
 func (t *table) take(jobs []model.RunningJob, changes common.Changes, now time.Time) {
 	defer func() { t.answer = jobs }()
-	if !changes.Ordered || len(changes.Removed)+len(changes.Inserted) > 0 || t.regroup || len(jobs) != len(t.listed) || len(changes.Changed) > replaceLimit {
+	if !changes.Ordered || t.regroup || len(t.listed)+len(changes.Inserted)-len(changes.Removed) != len(jobs) ||
+		len(changes.Changed)+len(changes.Inserted)+len(changes.Removed) > replaceLimit {
 		t.merge(jobs, now)
 		t.refresh()
 		return
 	}
 	needle := common.ParseNeedle(t.filter)
 	move := func(r *row, change func()) { t.move(r, needle, change) }
+	for _, i := range slices.Backward(changes.Removed) {
+		// It left the list: linger, below, starts its linger.
+		r := t.listed[i]
+		t.listed = slices.Delete(t.listed, i, i+1)
+		t.count(r, -1)
+		t.unlisted = append(t.unlisted, r)
+	}
+	for _, i := range changes.Inserted {
+		j := &jobs[i]
+		r := t.rows[j.JobExecutionID]
+		if r == nil {
+			r = &row{ref: api.FileID(j.FileID), user: t.startedBy[j.JobExecutionID], seen: t.pollGen}
+			t.rows[j.JobExecutionID] = r
+		} else if k := slices.Index(t.unlisted, r); k >= 0 {
+			t.unlisted = slices.Delete(t.unlisted, k, k+1) // lingering, or started here
+		}
+		t.listed = slices.Insert(t.listed, i, r)
+		if r.job != *j || r.state != j.JobStatus || r.gone() || r.version == 0 {
+			move(r, func() { r.takeListing(j) })
+		}
+		t.count(r, 1)
+	}
 	for _, i := range changes.Changed {
 		r := t.listed[i]
 		move(r, func() {
@@ -326,8 +352,8 @@ func (t *table) touchedOutsidePoll(r *row) {
 	}
 }
 
-// replaceLimit is how many changed rows a poll moves one by one; past it,
-// sorting the whole view again is cheaper.
+// replaceLimit is how many changed, come or left rows a poll moves one by
+// one; past it, sorting the whole view again is cheaper.
 const replaceLimit = 64
 
 // refresh brings the view up to date after a merge. When the same

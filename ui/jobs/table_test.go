@@ -63,6 +63,18 @@ func TestPollMergesAsAFreshTableWould(t *testing.T) {
 	}
 }
 
+// lingering returns the ids of the rows that left the list, sorted.
+func lingering(t *table) []int64 {
+	var ids []int64
+	for _, r := range t.rows {
+		if r.gone() {
+			ids = append(ids, r.job.JobExecutionID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 func execIDs(rows []*row) []int64 {
 	out := make([]int64, len(rows))
 	for i, r := range rows {
@@ -78,21 +90,51 @@ func execIDs(rows []*row) []int64 {
 // counts; changes found against an answer the table no longer holds are
 // not trusted: the answer is merged by id.
 func TestTaskComparedPollMergesAsAFreshTableWould(t *testing.T) {
+	edit := func(f func([]model.RunningJob)) func([]model.RunningJob) []model.RunningJob {
+		return func(j []model.RunningJob) []model.RunningJob { f(j); return j }
+	}
 	changes := []struct {
 		name   string
-		change func([]model.RunningJob)
+		change func([]model.RunningJob) []model.RunningJob
 	}{
-		{"an estimate", func(j []model.RunningJob) { j[7].EstimatedTime = 1 }},
-		{"a state", func(j []model.RunningJob) { j[4].JobStatus = model.StateCompleted }},
-		{"queued to running", func(j []model.RunningJob) { j[9].JobStatus = model.StateRunning }},
-		{"names move", func(j []model.RunningJob) { j[30].JobName, j[2].JobName = "AAA", "zzz" }},
-		{"the cursor's execution moves", func(j []model.RunningJob) { j[19].JobName = "zzz" }},
-		{"one now matches the filter", func(j []model.RunningJob) { j[35].JobName = "Job 001x" }},
-		{"one no longer matches", func(j []model.RunningJob) { j[12].JobName = "Other" }},
-		{"every estimate", func(j []model.RunningJob) {
+		{"an estimate", edit(func(j []model.RunningJob) { j[7].EstimatedTime = 1 })},
+		{"a state", edit(func(j []model.RunningJob) { j[4].JobStatus = model.StateCompleted })},
+		{"queued to running", edit(func(j []model.RunningJob) { j[9].JobStatus = model.StateRunning })},
+		{"names move", edit(func(j []model.RunningJob) { j[30].JobName, j[2].JobName = "AAA", "zzz" })},
+		{"the cursor's execution moves", edit(func(j []model.RunningJob) { j[19].JobName = "zzz" })},
+		{"one now matches the filter", edit(func(j []model.RunningJob) { j[35].JobName = "Job 001x" })},
+		{"one no longer matches", edit(func(j []model.RunningJob) { j[12].JobName = "Other" })},
+		{"every estimate", edit(func(j []model.RunningJob) {
 			for i := range j {
 				j[i].EstimatedTime += 5
 			}
+		})},
+		{"the first left", func(j []model.RunningJob) []model.RunningJob { return j[1:] }},
+		{"one in the middle left", func(j []model.RunningJob) []model.RunningJob { return slices.Delete(j, 22, 23) }},
+		{"the last left", func(j []model.RunningJob) []model.RunningJob { return j[:len(j)-1] }},
+		{"the cursor's execution left", func(j []model.RunningJob) []model.RunningJob { return slices.Delete(j, 19, 20) }},
+		{"several left", func(j []model.RunningJob) []model.RunningJob { return slices.Delete(slices.Delete(j, 30, 34), 3, 5) }},
+		{"one came first", func(j []model.RunningJob) []model.RunningJob {
+			return slices.Insert(j, 0, runningJob(100, "Job 0015b", model.StateRunning, clockAt))
+		}},
+		{"one came in the middle", func(j []model.RunningJob) []model.RunningJob {
+			return slices.Insert(j, 20, runningJob(100, "AAA", model.StateQueued, clockAt.Add(-time.Hour)))
+		}},
+		{"one came last", func(j []model.RunningJob) []model.RunningJob {
+			return append(j, runningJob(100, "Job 0010", model.StateRunning, clockAt))
+		}},
+		{"several came", func(j []model.RunningJob) []model.RunningJob {
+			j = slices.Insert(j, 30, runningJob(100, "Job 001y", model.StateQueued, clockAt), runningJob(101, "zzz", model.StateRunning, clockAt))
+			return slices.Insert(j, 2, runningJob(102, "Job 00001", model.StateRunning, clockAt.Add(time.Minute)))
+		}},
+		{"came, left and changed together", func(j []model.RunningJob) []model.RunningJob {
+			j[5].JobStatus, j[27].JobName = model.StateRunning, "AAA"
+			j = slices.Delete(j, 10, 12)
+			return slices.Insert(slices.Insert(j, 25, runningJob(100, "Job 0013", model.StateQueued, clockAt)), 0, runningJob(101, "Job 001z", model.StateRunning, clockAt))
+		}},
+		{"one replaced in place", func(j []model.RunningJob) []model.RunningJob {
+			j[15] = runningJob(100, "Job 0015", model.StateRunning, clockAt)
+			return j
 		}},
 	}
 	type view struct {
@@ -126,11 +168,30 @@ func TestTaskComparedPollMergesAsAFreshTableWould(t *testing.T) {
 						older[25].JobName = "taken since"
 						p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: older})
 					}
-					answer := manyJobs(40)
-					c.change(answer)
+					answer := c.change(manyJobs(40))
 					now = now.Add(time.Second)
+					// merged takes the same polls, the last merged by id.
+					merged := newTestPane(nil, 120, 40, func() time.Time { return now })
+					merged.table.sortBy, merged.table.filter = v.sortBy, v.filter
+					merged.Update(pollMsg{ticket: merged.polling.reads.Next(), jobs: base})
+					if stale {
+						merged.Update(pollMsg{ticket: merged.polling.reads.Next(), jobs: p.table.answer})
+					}
+					merged.Update(pollMsg{ticket: merged.polling.reads.Next(), jobs: answer})
 					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: answer, base: base,
 						changes: common.Diff(base, answer, execID, replaceLimit)})
+					if got, want := execIDs(p.table.view), execIDs(merged.table.view); !slices.Equal(got, want) {
+						t.Errorf("view after the poll:\n%v\nmerged by id:\n%v", got, want)
+					}
+					if got, want := execIDs(p.table.listed), execIDs(merged.table.listed); !slices.Equal(got, want) {
+						t.Errorf("listed after the poll:\n%v\nmerged by id:\n%v", got, want)
+					}
+					if got, want := lingering(p.table), lingering(merged.table); !slices.Equal(got, want) || p.table.lingered != merged.table.lingered {
+						t.Errorf("lingering after the poll: %v (%d), merged by id: %v (%d)", got, p.table.lingered, want, merged.table.lingered)
+					}
+					if p.table.running != merged.table.running || p.table.queued != merged.table.queued {
+						t.Errorf("%d running, %d queued; merged by id %d, %d", p.table.running, p.table.queued, merged.table.running, merged.table.queued)
+					}
 
 					got := execIDs(p.table.view)
 					p.table.regroup = true
@@ -218,6 +279,46 @@ func TestStatusRoundMovesAsAFreshTableWould(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestReshapedPollsMergeAsByID: polls in which executions leave, linger,
+// come back, come new and go after lingerFor, each taken with the changes
+// its task found, leave the table a merge by id of the same polls leaves.
+func TestReshapedPollsMergeAsByID(t *testing.T) {
+	now := clockAt
+	p := newTestPane(nil, 120, 40, func() time.Time { return now })
+	merged := newTestPane(nil, 120, 40, func() time.Time { return now })
+	without := func(ids ...int64) []model.RunningJob {
+		return slices.DeleteFunc(manyJobs(10), func(j model.RunningJob) bool { return slices.Contains(ids, j.JobExecutionID) })
+	}
+	polls := []struct {
+		name  string
+		jobs  []model.RunningJob
+		after time.Duration
+	}{
+		{"all", manyJobs(10), 0},
+		{"one left", without(4), time.Second},
+		{"it came back", manyJobs(10), time.Second},
+		{"two left", without(2, 9), time.Second},
+		{"one new", append(without(2, 9), runningJob(11, "Job new", model.StateQueued, clockAt)), time.Second},
+		{"past lingerFor", append(without(2, 9), runningJob(11, "Job new", model.StateRunning, clockAt)), lingerFor + time.Second},
+	}
+	for _, poll := range polls {
+		now = now.Add(poll.after)
+		base := p.table.answer
+		p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: poll.jobs, base: base, changes: common.Diff(base, poll.jobs, execID, replaceLimit)})
+		merged.Update(pollMsg{ticket: merged.polling.reads.Next(), jobs: poll.jobs})
+		if got, want := execIDs(p.table.view), execIDs(merged.table.view); !slices.Equal(got, want) {
+			t.Errorf("%s: view %v, merged by id %v", poll.name, got, want)
+		}
+		if got, want := lingering(p.table), lingering(merged.table); !slices.Equal(got, want) || p.table.lingered != merged.table.lingered {
+			t.Errorf("%s: lingering %v (%d), merged by id %v (%d)", poll.name, got, p.table.lingered, want, merged.table.lingered)
+		}
+		if p.table.running != merged.table.running || p.table.queued != merged.table.queued || len(p.table.rows) != len(merged.table.rows) {
+			t.Errorf("%s: %d running, %d queued, %d rows; merged by id %d, %d, %d", poll.name, p.table.running, p.table.queued,
+				len(p.table.rows), merged.table.running, merged.table.queued, len(merged.table.rows))
 		}
 	}
 }
