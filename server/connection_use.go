@@ -54,9 +54,9 @@ const sharedDirectory = "another connection already serves that directory, or on
 // file-system connections among paths (just created or changed in q's
 // transaction) whose directory another connection already serves, contains
 // or lies in: a new connection would otherwise reach the files of another,
-// with rights its owner never gave. The connections are read once and their
-// directories sorted, so a restore of many costs O((restored + all) log all),
-// not restored × all.
+// with rights its owner never gave. The connections' URLs are read in one
+// query and their directories sorted: a restore of many costs
+// O((restored + all) log all), not restored × all.
 func checkFileConnections(ctx context.Context, q store.Queries, user store.User, paths []string) error {
 	if user.Admin {
 		return nil
@@ -70,20 +70,16 @@ func checkFileConnections(ctx context.Context, q store.Queries, user store.User,
 	if len(mine) == 0 {
 		return nil
 	}
-	all, err := q.FilesOfKind(ctx, model.KindConnection)
+	urls, err := q.PropertyOfKind(ctx, model.KindConnection, model.PropConnectionURL)
 	if err != nil {
 		return err
 	}
-	byPath := make(map[string]int64, len(all))
-	dirOf := make(map[int64]string, len(all))
-	for _, f := range all {
-		byPath[f.Path] = f.ID
-		cfg, err := q.Configuration(ctx, f)
-		if err != nil {
-			return err
-		}
-		if dir, ok := fileURLDir(cfg.Property(model.PropConnectionURL)); ok {
-			dirOf[f.ID] = dir
+	byPath := make(map[string]int64, len(urls))
+	dirOf := make(map[int64]string, len(urls))
+	for _, u := range urls {
+		byPath[u.Path] = u.ID
+		if dir, ok := fileURLDir(u.Value); ok {
+			dirOf[u.ID] = dir
 		}
 	}
 	served := newServedDirs(dirOf)

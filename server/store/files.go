@@ -231,6 +231,47 @@ func (q Queries) FilesOfKind(ctx context.Context, kind model.Kind) ([]File, erro
 	return q.filesWhere(ctx, fmt.Sprintf("%s files", kind), `WHERE f.kind = ? ORDER BY f.config_id, f.id`, string(kind))
 }
 
+// FileProperty is a file and the first value of one property of its
+// configuration ("" when it has none).
+type FileProperty struct {
+	ID    int64
+	Path  string
+	Value string
+}
+
+// PropertyOfKind returns one property of every file of a kind, read in one
+// query, the configurations decoded as Configuration decodes them: a check
+// across all connections must not cost a query or two per connection.
+func (q Queries) PropertyOfKind(ctx context.Context, kind model.Kind, key string) ([]FileProperty, error) {
+	what := fmt.Sprintf("%s of %s files", key, kind)
+	rows, err := q.q.QueryContext(ctx, `SELECT id, path, config FROM files WHERE kind = ? ORDER BY config_id, id`, string(kind))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var props []FileProperty
+	for rows.Next() {
+		var p FileProperty
+		var raw sql.NullString
+		if err := rows.Scan(&p.ID, &p.Path, &raw); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		if !raw.Valid {
+			return nil, fmt.Errorf("configuration of %s: %w: a folder has none", p.Path, ErrNotFound)
+		}
+		var cfg model.Configuration
+		if err := json.Unmarshal([]byte(raw.String), &cfg); err != nil {
+			return nil, fmt.Errorf("configuration of %s: %w", p.Path, err)
+		}
+		p.Value = cfg.Property(key)
+		props = append(props, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return props, nil
+}
+
 // Ancestors returns the folders above a file, root first.
 func (q Queries) Ancestors(ctx context.Context, f File) ([]File, error) {
 	if f.ID == RootID {

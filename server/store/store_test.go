@@ -330,3 +330,46 @@ func TestCreateFileParentHint(t *testing.T) {
 		t.Fatalf("create in a missing folder with a hint elsewhere: %v", err)
 	}
 }
+
+// TestPropertyOfKind: one query answers, for every file of a kind, what its
+// Configuration's property is; files of other kinds are not read.
+func TestPropertyOfKind(t *testing.T) {
+	st := open(t)
+	ctx := context.Background()
+	mkdir(t, st, "/Data")
+	withURL := &model.Configuration{Version: "1", Properties: map[string][]string{model.PropConnectionURL: {"file:///srv/a/", "second"}}}
+	for _, nf := range []store.NewFile{
+		{Path: "/Data/a.dst", Config: withURL},
+		{Path: "/Data/b.dst", Config: &model.Configuration{Version: "1", Properties: map[string][]string{}}},
+	} {
+		if _, err := st.CreateFile(ctx, nf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := mkfile(st, "/Data/c.imp", "/Data/a.dst"); err != nil {
+		t.Fatal(err)
+	}
+	props, err := st.PropertyOfKind(ctx, model.KindConnection, model.PropConnectionURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(props) != 2 {
+		t.Fatalf("properties %+v, want the two connections'", props)
+	}
+	for _, p := range props {
+		f, err := st.FileByPath(ctx, p.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := st.Configuration(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.ID != f.ID || p.Value != cfg.Property(model.PropConnectionURL) {
+			t.Fatalf("%+v, want id %d and %q", p, f.ID, cfg.Property(model.PropConnectionURL))
+		}
+	}
+	if props[0].Value != "file:///srv/a/" || props[1].Value != "" {
+		t.Fatalf("values %+v", props)
+	}
+}
