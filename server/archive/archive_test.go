@@ -257,13 +257,7 @@ func TestCompressStoresWhatDeflateCannotShrink(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := closeAndOpen(t, w, &buf)
 	methods := map[string]uint16{"Tiny.dst": zip.Store, "Large.dst": zip.Deflate}
 	for _, f := range zr.File {
 		want, ok := bodies[f.Name]
@@ -308,13 +302,7 @@ func TestEntriesCarryTheSameTime(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := closeAndOpen(t, w, &buf)
 	folder := zr.File[0]
 	if folder.Name != "Connections/" || folder.ModifiedDate == 0 {
 		t.Fatalf("first entry %q dated %d", folder.Name, folder.ModifiedDate)
@@ -332,4 +320,17 @@ func TestEntriesCarryTheSameTime(t *testing.T) {
 				folder.ReaderVersion, folder.CreatorVersion)
 		}
 	}
+}
+
+// closeAndOpen closes w, which wrote to buf, and opens what it wrote.
+func closeAndOpen(t *testing.T, w *archive.Writer, buf *bytes.Buffer) *zip.Reader {
+	t.Helper()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return zr
 }
