@@ -321,3 +321,28 @@ func TestRestoredGist(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreSummaryCleansWhatTheServerNamed: the paths and reasons a
+// restore's answer lists, skipped or kept hidden, reach the terminal
+// cleaned; the kept ones once went through raw.
+func TestRestoreSummaryCleansWhatTheServerNamed(t *testing.T) {
+	const hostile = "/Data/\u202eevil\x1b]8;;http://x\x07.dst"
+	ctx := common.NewContext(nil, "http://dap.test", "admin", "", false)
+	d := newTransferDialog(ctx, 1, "Restore into /Data", "Data.zip", nil, func() {})
+	d.restore = true
+	d.SetSize(100, 30)
+	d.Update(transferDone{id: 1, restore: true, result: model.RestoreResult{
+		Restored:   []string{},
+		Skipped:    []model.SkippedFile{{Path: hostile, Reason: "missing \u202edependency"}},
+		KeptHidden: []model.SkippedFile{{Path: hostile, Reason: "hidden \u202eproperties"}},
+	}})
+	view := d.View()
+	for _, raw := range []string{"\u202e", "\x1b]8", "\x07"} {
+		if strings.Contains(view, raw) {
+			t.Errorf("the summary holds %q raw:\n%q", raw, view)
+		}
+	}
+	if got := strings.Count(view, "kept "); got != 1 {
+		t.Errorf("%d kept lines:\n%s", got, view)
+	}
+}

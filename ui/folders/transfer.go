@@ -484,7 +484,7 @@ func (d *transferDialog) restoreSummary(inner int) []string {
 		lines = append(lines, ansi.Truncate("  skipped "+common.Clean(s.Path)+": "+common.Clean(s.Reason), inner, "…"))
 	}
 	for _, k := range r.KeptHidden {
-		lines = append(lines, ansi.Truncate("  kept "+k.Path+": "+k.Reason, inner, "…"))
+		lines = append(lines, ansi.Truncate("  kept "+common.Clean(k.Path)+": "+common.Clean(k.Reason), inner, "…"))
 	}
 	return lines
 }
