@@ -395,3 +395,28 @@ func TestOwnerFieldIsClean(t *testing.T) {
 		}
 	}
 }
+
+// TestFolderReadBeforeTheFileListsOpensOnceTheyCome: a folder read with no
+// sub-folders before the file lists came shows as empty (·); once they
+// come and name files in it, its row says it opens (▸), though the folder
+// itself was not read again. Its cached row once kept the · until the
+// cursor passed over it.
+func TestFolderReadBeforeTheFileListsOpensOnceTheyCome(t *testing.T) {
+	p := New(common.NewContext(nil, "http://dap.test", "admin", "", false))
+	p.SetSize(100, 20)
+	p.Update(childrenMsg{ticket: p.nextRead(0), folder: rootFolder("Users", "Data")})
+	uitest.Press(p, "j", "j", "enter")
+	answer(p, p.tree.root.child("Data"), "Connections", "ImportJobs")
+	imports := p.tree.root.child("Data").child("ImportJobs")
+	p.keepCursorOn(imports)
+	uitest.Press(p, "enter")
+	answer(p, imports)
+	uitest.Press(p, "left") // closed again, as the filter's walk leaves what it read
+	if screen := uitest.Screen(p.View()); !strings.Contains(screen, "· ImportJobs/") {
+		t.Fatalf("before the file lists ImportJobs is not shown empty:\n%s", screen)
+	}
+	p.Update(filesMsg{ticket: p.fileReads.Next(), index: common.NewFileIndex(demoFiles)})
+	if screen := uitest.Screen(p.View()); !strings.Contains(screen, "▸ ImportJobs/") {
+		t.Fatalf("with the file lists ImportJobs does not show it opens:\n%s", screen)
+	}
+}

@@ -29,6 +29,9 @@ type rowKey struct {
 	width    int
 	selected bool
 	styles   uint64 // the Generation of the styles it was drawn with
+	// filesGen is the file index the row was drawn under: a folder not
+	// read again still says whether it opens by the newest index.
+	filesGen int
 }
 
 func newRowCache() rowCache { return rowCache{entries: map[*node]cachedRow{}} }
@@ -154,7 +157,7 @@ func (p *Pane) renderBreadcrumbs(n *node, width int) string {
 // row renders one folder, from the cache when nothing about it changed.
 // Loading rows carry the spinner and are drawn fresh each time.
 func (p *Pane) row(n *node, width int, selected bool) string {
-	key := rowKey{version: n.version, width: width, selected: selected, styles: p.ctx.Styles.Generation()}
+	key := rowKey{version: n.version, width: width, selected: selected, styles: p.ctx.Styles.Generation(), filesGen: p.filesGen}
 	if n.state != common.Loading {
 		if c, ok := p.rows.entries[n]; ok && c.key == key {
 			return c.text
