@@ -65,6 +65,9 @@ type restoreEntry struct {
 	existing *File  // what the target path holds before the restore (description dropped)
 	rights   Rights // the uploader's rights on existing
 	skipped  string
+	// uuidShared tells that other entries of the archive have origUUID
+	// too; uuidTaken that a file of the tree holds it.
+	uuidShared, uuidTaken bool
 	// createdID and createdUUID are the file made from the entry, for the
 	// entries that read from it; only that is kept, so what a restore holds
 	// per entry does not grow with the entry's body.
@@ -98,6 +101,9 @@ type restorer struct {
 	keptHidden []model.SkippedFile
 	// vis judges what the uploader may see and do, once per folder.
 	vis *Visibility
+	// claimed are the UUIDs entries share that a file made by the restore
+	// took: the others that have it get new ones.
+	claimed map[string]bool
 }
 
 // RestoreIndex is an archive read for a restore: every file's identity and
@@ -237,7 +243,7 @@ func cloneEntries(entries []*restoreEntry) []*restoreEntry {
 func newRestorer(ctx context.Context, q Queries, user User, opt RestoreOptions, a *archive.Archive, entries []*restoreEntry) *restorer {
 	r := &restorer{q: q, user: user, opt: opt, archive: a, entries: entries,
 		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{},
-		inherited: map[int64]*Permissions{}}
+		inherited: map[int64]*Permissions{}, claimed: map[string]bool{}}
 	r.vis, _ = q.NewVisibility(ctx, user)
 	return r
 }
@@ -263,7 +269,7 @@ func (r *restorer) check(ctx context.Context, target RestoreTarget) (File, error
 		e.target = joinPath(root.Path, e.Path)
 	}
 	for _, step := range []func(context.Context, File) error{r.resolveSources, r.checkExisting,
-		r.resolveOwnersAndGroups, r.checkOwnerChanges, r.checkOverwrites} {
+		r.resolveOwnersAndGroups, r.checkOwnerChanges, r.checkOverwrites, r.checkUUIDs} {
 		if err := step(ctx, root); err != nil {
 			return root, err
 		}
@@ -433,6 +439,11 @@ func (idx *RestoreIndex) Link(a *archive.Archive) {
 	// Of entries that share a UUID, the last in the archive is the one linked to.
 	uuidOf := func(i int32) string { return idx.entries[i].origUUID }
 	slices.SortFunc(byUUID, func(i, j int32) int { return cmp.Or(strings.Compare(uuidOf(i), uuidOf(j)), cmp.Compare(i, j)) })
+	for k := 1; k < len(byUUID); k++ {
+		if prev, this := idx.entries[byUUID[k-1]], idx.entries[byUUID[k]]; prev.origUUID == this.origUUID {
+			prev.uuidShared, this.uuidShared = true, true
+		}
+	}
 	for _, re := range idx.entries {
 		for k := range re.sources {
 			link := &re.sources[k]
@@ -598,23 +609,57 @@ const existingBatch = 500
 
 // readFrom returns which of the files (by id) others read from.
 func (r *restorer) readFrom(ctx context.Context, ids []any) (map[int64]bool, error) {
-	read := map[int64]bool{}
-	if len(ids) == 0 {
-		return read, nil
+	return selectedAmong[int64](ctx, r.q, "dependents", `SELECT DISTINCT source_id FROM file_sources WHERE source_id`, ids)
+}
+
+// selectedAmong returns which of values the query, completed with an IN
+// list of them, selects.
+func selectedAmong[T comparable](ctx context.Context, q Queries, what, query string, values []any) (map[T]bool, error) {
+	selected := map[T]bool{}
+	if len(values) == 0 {
+		return selected, nil
 	}
-	rows, err := r.q.q.QueryContext(ctx, `SELECT DISTINCT source_id FROM file_sources WHERE source_id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, ids...)
+	rows, err := q.q.QueryContext(ctx, query+` IN (?`+strings.Repeat(",?", len(values)-1)+`)`, values...)
 	if err != nil {
-		return nil, fmt.Errorf("restore: dependents: %w", err)
+		return nil, fmt.Errorf("restore: %s: %w", what, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("restore: dependents: %w", err)
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("restore: %s: %w", what, err)
 		}
-		read[id] = true
+		selected[v] = true
 	}
-	return read, rows.Err()
+	return selected, rows.Err()
+}
+
+// checkUUIDs finds the new files whose UUIDs files of the tree hold (a
+// copy restored beside its original): those get new UUIDs. It asks
+// existingBatch UUIDs at a time.
+func (r *restorer) checkUUIDs(ctx context.Context, _ File) error {
+	var asked []*restoreEntry
+	var ids []any
+	ask := func() error {
+		taken, err := selectedAmong[string](ctx, r.q, "uuids", `SELECT uuid FROM files WHERE uuid`, ids)
+		for _, e := range asked {
+			e.uuidTaken = taken[e.origUUID]
+		}
+		asked, ids = asked[:0], ids[:0]
+		return err
+	}
+	for _, e := range r.entries {
+		if e.IsFolder() || e.existing != nil || e.skipped != "" || e.origUUID == "" {
+			continue
+		}
+		asked, ids = append(asked, e), append(ids, e.origUUID)
+		if len(ids) == existingBatch {
+			if err := ask(); err != nil {
+				return err
+			}
+		}
+	}
+	return ask()
 }
 
 // filesAtTargets returns the files the tree holds at the entries' target
@@ -898,6 +943,7 @@ func (r *restorer) create(ctx context.Context, root File) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a failed create stops the decoding ahead
 	decoded := r.decodeAhead(ctx, order)
+	batch := newFileBatch(r.q)
 	for _, i := range order {
 		next, ok := <-decoded
 		if !ok { // the request ended
@@ -909,14 +955,20 @@ func (r *restorer) create(ctx context.Context, root File) error {
 		}
 		e := r.entries[i]
 		if e.existing != nil {
-			err = r.overwriteFile(ctx, e, d.cfg)
+			// The overwrite looks up the files it reads from, which may be queued.
+			if err = batch.flush(ctx); err == nil {
+				err = r.overwriteFile(ctx, e, d.cfg)
+			}
 		} else {
-			err = r.createFile(ctx, e, d, configID)
+			err = r.createFile(ctx, e, d, configID, batch)
 			configID++
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if err := batch.flush(ctx); err != nil {
+		return fmt.Errorf("restore: %w", err)
 	}
 	return nil
 }
@@ -1073,10 +1125,9 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 	return r.applyRecorded(ctx, e, *e.existing)
 }
 
-// createFile makes a new file of an entry, with the configuration id
-// given. It keeps the entry's UUID unless another file holds it (a copy
-// beside the original): then the file gets a new one.
-func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEntry, configID int64) error {
+// createFile queues a new file of an entry in batch, with the
+// configuration id given.
+func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEntry, configID int64, batch *fileBatch) error {
 	stored := d.stored
 	if stored == nil { // its sources are files of the archive, made by now
 		var err error
@@ -1092,18 +1143,30 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEnt
 	if err != nil {
 		return err
 	}
-	nf := NewFile{Path: e.target, OwnerID: r.owner(e), UUID: e.origUUID, Config: &d.cfg, Permissions: perms, Parent: &parent,
+	nf := NewFile{Path: e.target, OwnerID: r.owner(e), UUID: r.uuidFor(e), Config: &d.cfg, Permissions: perms, Parent: &parent,
 		stored: stored, configID: configID}
-	created, err := r.q.insertFile(ctx, nf)
-	if errors.Is(err, errUUIDTaken) && nf.UUID != "" {
-		nf.UUID = ""
-		created, err = r.q.insertFile(ctx, nf)
-	}
+	row, err := r.q.newFileRow(ctx, nf)
 	if err != nil {
 		return r.refuseEntry(e, err)
 	}
-	e.createdID, e.createdUUID = created.id, created.uuid
+	if e.createdID, err = batch.add(ctx, row); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	e.createdUUID = row.uuid
 	return nil
+}
+
+// uuidFor is the UUID a new file of the entry takes: its own, unless a
+// file of the tree holds it (a copy beside the original) or a file this
+// restore made took it first; then "", a new one.
+func (r *restorer) uuidFor(e *restoreEntry) string {
+	switch {
+	case e.uuidTaken || (e.uuidShared && r.claimed[e.origUUID]):
+		return ""
+	case e.uuidShared:
+		r.claimed[e.origUUID] = true
+	}
+	return e.origUUID
 }
 
 // overwriteFile replaces an existing file's representation in place: its

@@ -388,110 +388,166 @@ type inserted struct {
 // insertFile makes the file CreateFile describes and returns its id and
 // UUID, without reading the file back (a restore of many files needs no more).
 func (q Queries) insertFile(ctx context.Context, nf NewFile) (inserted, error) {
-	path, err := CleanPath(nf.Path)
+	row, err := q.newFileRow(ctx, nf)
 	if err != nil {
-		return inserted{}, fmt.Errorf("create: %w", err)
+		return inserted{}, err
 	}
-	if err := VisibleText("file.path", path[strings.LastIndexByte(path, '/')+1:]); err != nil {
-		return inserted{}, fmt.Errorf("create: %w", err)
-	}
-	if nf.Config != nil && nf.stored == nil {
-		if err := VisibleText("file.description", nf.Config.File.Description); err != nil {
-			return inserted{}, fmt.Errorf("create %q: %w", path, err)
-		}
-	}
-	if path == "/" {
-		return inserted{}, fmt.Errorf("create /: %w", ErrExists)
-	}
-	kind := model.KindFolder
-	if nf.Config != nil {
-		k, ok := model.KindOfPath(path)
-		if !ok {
-			return inserted{}, fmt.Errorf("create %s: %w: the extension names no file kind", path, ErrBadInput)
-		}
-		kind = k
-	}
-	parent, err := q.parentOf(ctx, path, nf.Parent)
-	if err != nil {
-		return inserted{}, fmt.Errorf("create %s: parent folder: %w", path, err)
-	}
-	if !parent.IsFolder() {
-		return inserted{}, fmt.Errorf("create %s: %w: %s is not a folder", path, ErrBadInput, parent.Path)
-	}
-	id := nf.UUID
-	if id == "" {
-		id = uuid.NewString()
-	} else if _, err := uuid.Parse(id); err != nil {
-		return inserted{}, fmt.Errorf("create %s: %w: uuid %q", path, ErrBadInput, id)
-	}
-	perms := nf.Permissions
-	if perms == nil {
-		if perms, err = q.permissionsOf(ctx, parent.ID); err != nil {
-			return inserted{}, fmt.Errorf("create %s: %w", path, err)
-		}
-	}
-	var owner any
-	if nf.OwnerID != 0 {
-		owner = nf.OwnerID
-	}
-	var configID, configJSON any
-	var description string
-	var sources []File
-	if nf.Config != nil {
-		stored := nf.stored
-		if stored == nil {
-			cfg := *nf.Config
-			links, err := q.resolveLinks(ctx, &cfg, kind)
-			if err != nil {
-				return inserted{}, fmt.Errorf("create %s: %w", path, err)
-			}
-			if stored, err = q.encodeConfig(cfg, kind, links); err != nil {
-				return inserted{}, fmt.Errorf("create %s: %w", path, err)
-			}
-		}
-		configJSON, description, sources = stored.json, stored.description, stored.sources
-		next := nf.configID
-		if next == 0 {
-			if next, err = q.reserveConfigIDs(ctx, 1); err != nil {
-				return inserted{}, fmt.Errorf("create %s: %w", path, err)
-			}
-		}
-		configID = next
-	}
-	name := path[strings.LastIndexByte(path, '/')+1:]
 	// A UUID another file holds inserts nothing, where a path taken fails:
-	// a restore then makes the file again with a new UUID.
-	res, err := q.q.ExecContext(ctx, `INSERT INTO files(parent_id, path, name, kind, uuid, config_id, owner_id,
-		others_read, others_write, others_execute, description, config) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-		ON CONFLICT(uuid) DO NOTHING`,
-		parent.ID, path, name, string(kind), strings.ToLower(id), configID, owner,
-		perms.Others.Readable, perms.Others.Writable, perms.Others.Executable, description, configJSON)
+	// errUUIDTaken tells the two apart.
+	res, err := q.q.ExecContext(ctx, insertFiles+fileRowParams+` ON CONFLICT(uuid) DO NOTHING`, row.appendArgs(nil)...)
 	var added int64
 	if err == nil {
 		added, err = res.RowsAffected()
 	}
 	switch {
-	case isUniqueViolation(err):
-		return inserted{}, fmt.Errorf("create %s: %w (path taken)", path, ErrExists)
 	case err != nil:
-		return inserted{}, fmt.Errorf("create %s: %w", path, err)
+		return inserted{}, insertError(row.path, err)
 	case added == 0:
-		return inserted{}, fmt.Errorf("create %s: %w", path, errUUIDTaken)
+		return inserted{}, fmt.Errorf("create %s: %w", row.path, errUUIDTaken)
 	}
 	fileID, err := res.LastInsertId()
 	if err != nil {
-		return inserted{}, fmt.Errorf("create %s: %w", path, err)
+		return inserted{}, fmt.Errorf("create %s: %w", row.path, err)
 	}
-	for gid, flags := range perms.Groups {
-		if _, err := q.q.ExecContext(ctx, `INSERT INTO file_groups(file_id, group_id, readable, writable, executable) VALUES (?,?,?,?,?)`,
-			fileID, gid, flags.Readable, flags.Writable, flags.Executable); err != nil {
-			return inserted{}, fmt.Errorf("create %s: group %d: %w", path, gid, err)
+	for gid, flags := range row.groups {
+		if _, err := q.q.ExecContext(ctx, insertFileGroups+fileGroupParams, fileGroupArgs(nil, fileID, gid, flags)...); err != nil {
+			return inserted{}, fmt.Errorf("create %s: group %d: %w", row.path, gid, err)
 		}
 	}
-	if err := q.writeSources(ctx, fileID, sources); err != nil {
-		return inserted{}, fmt.Errorf("create %s: %w", path, err)
+	if err := q.writeSources(ctx, fileID, row.sources); err != nil {
+		return inserted{}, fmt.Errorf("create %s: %w", row.path, err)
 	}
-	return inserted{id: fileID, uuid: strings.ToLower(id)}, nil
+	return inserted{id: fileID, uuid: row.uuid}, nil
+}
+
+// fileRow is a new file's row of files, checked, and what goes beside it:
+// its group flags and its sources.
+type fileRow struct {
+	id          int64 // 0 lets SQLite pick it
+	parentID    int64
+	path, name  string
+	kind        model.Kind
+	uuid        string
+	configID    any // nil for a folder
+	owner       any // nil for the system owner
+	others      model.Flags
+	description string
+	config      any // the stored JSON; nil for a folder
+	groups      map[int64]model.Flags
+	sources     []File
+}
+
+// The statements that insert rows of files, file_groups and file_sources: the
+// columns, then the parameters of one row, repeated for a statement of
+// many rows.
+const (
+	insertFiles = `INSERT INTO files(id, parent_id, path, name, kind, uuid, config_id, owner_id,
+		others_read, others_write, others_execute, description, config) VALUES `
+	fileRowParams     = `(?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	insertFileGroups  = `INSERT INTO file_groups(file_id, group_id, readable, writable, executable) VALUES `
+	fileGroupParams   = `(?,?,?,?,?)`
+	insertFileSources = `INSERT INTO file_sources(file_id, position, source_id) VALUES `
+	fileSourceParams  = `(?,?,?)`
+)
+
+// appendArgs appends the row's values, in the order of insertFiles.
+func (row *fileRow) appendArgs(args []any) []any {
+	var id any
+	if row.id != 0 {
+		id = row.id
+	}
+	return append(args, id, row.parentID, row.path, row.name, string(row.kind), row.uuid, row.configID, row.owner,
+		row.others.Readable, row.others.Writable, row.others.Executable, row.description, row.config)
+}
+
+// fileGroupArgs appends a row of file_groups, in the order of insertFileGroups.
+func fileGroupArgs(args []any, fileID, groupID int64, flags model.Flags) []any {
+	return append(args, fileID, groupID, flags.Readable, flags.Writable, flags.Executable)
+}
+
+// insertError tells why a file's row was not inserted.
+func insertError(path string, err error) error {
+	if isUniqueViolation(err) {
+		return fmt.Errorf("create %s: %w (path taken)", path, ErrExists)
+	}
+	return fmt.Errorf("create %s: %w", path, err)
+}
+
+// newFileRow checks the file CreateFile describes and makes its row: its
+// path, name and kind, its parent, its UUID (a new one when nf has none),
+// its permissions and its configuration as stored.
+func (q Queries) newFileRow(ctx context.Context, nf NewFile) (fileRow, error) {
+	path, err := CleanPath(nf.Path)
+	if err != nil {
+		return fileRow{}, fmt.Errorf("create: %w", err)
+	}
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	if err := VisibleText("file.path", name); err != nil {
+		return fileRow{}, fmt.Errorf("create: %w", err)
+	}
+	if nf.Config != nil && nf.stored == nil {
+		if err := VisibleText("file.description", nf.Config.File.Description); err != nil {
+			return fileRow{}, fmt.Errorf("create %q: %w", path, err)
+		}
+	}
+	if path == "/" {
+		return fileRow{}, fmt.Errorf("create /: %w", ErrExists)
+	}
+	kind := model.KindFolder
+	if nf.Config != nil {
+		k, ok := model.KindOfPath(path)
+		if !ok {
+			return fileRow{}, fmt.Errorf("create %s: %w: the extension names no file kind", path, ErrBadInput)
+		}
+		kind = k
+	}
+	parent, err := q.parentOf(ctx, path, nf.Parent)
+	if err != nil {
+		return fileRow{}, fmt.Errorf("create %s: parent folder: %w", path, err)
+	}
+	if !parent.IsFolder() {
+		return fileRow{}, fmt.Errorf("create %s: %w: %s is not a folder", path, ErrBadInput, parent.Path)
+	}
+	id := nf.UUID
+	if id == "" {
+		id = uuid.NewString()
+	} else if _, err := uuid.Parse(id); err != nil {
+		return fileRow{}, fmt.Errorf("create %s: %w: uuid %q", path, ErrBadInput, id)
+	}
+	perms := nf.Permissions
+	if perms == nil {
+		if perms, err = q.permissionsOf(ctx, parent.ID); err != nil {
+			return fileRow{}, fmt.Errorf("create %s: %w", path, err)
+		}
+	}
+	row := fileRow{parentID: parent.ID, path: path, name: name, kind: kind, uuid: strings.ToLower(id),
+		others: perms.Others, groups: perms.Groups}
+	if nf.OwnerID != 0 {
+		row.owner = nf.OwnerID
+	}
+	if nf.Config == nil {
+		return row, nil
+	}
+	stored := nf.stored
+	if stored == nil {
+		cfg := *nf.Config
+		links, err := q.resolveLinks(ctx, &cfg, kind)
+		if err != nil {
+			return fileRow{}, fmt.Errorf("create %s: %w", path, err)
+		}
+		if stored, err = q.encodeConfig(cfg, kind, links); err != nil {
+			return fileRow{}, fmt.Errorf("create %s: %w", path, err)
+		}
+	}
+	row.config, row.description, row.sources = stored.json, stored.description, stored.sources
+	configID := nf.configID
+	if configID == 0 {
+		if configID, err = q.reserveConfigIDs(ctx, 1); err != nil {
+			return fileRow{}, fmt.Errorf("create %s: %w", path, err)
+		}
+	}
+	row.configID = configID
+	return row, nil
 }
 
 // parentOf returns the file holding path: known when it is at the parent
@@ -623,8 +679,7 @@ func (q Queries) writeSources(ctx context.Context, fileID int64, sources []File)
 		if s.ID == fileID {
 			return fmt.Errorf("%w: a file cannot be its own source", ErrBadInput)
 		}
-		if _, err := q.q.ExecContext(ctx, `INSERT INTO file_sources(file_id, position, source_id) VALUES (?,?,?)`,
-			fileID, i, s.ID); err != nil {
+		if _, err := q.q.ExecContext(ctx, insertFileSources+fileSourceParams, fileID, i, s.ID); err != nil {
 			return fmt.Errorf("source %s: %w", s.Path, err)
 		}
 	}
