@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -82,7 +81,9 @@ func (l Limits) WithDefaults() Limits {
 type Entry struct {
 	Path string
 	Kind model.Kind // model.KindFolder for folders
-	file *zip.File
+	// record is 1 + the index of the entry's record in Archive.records, 0
+	// for a folder that only the paths below it imply.
+	record int32
 }
 
 // IsFolder reports whether the entry is a folder.
@@ -97,6 +98,13 @@ type Archive struct {
 	Metadata *Metadata
 	limits   Limits
 	spool    *os.File
+	ra       io.ReaderAt
+	// dataEnd is where the central directory starts; no entry's data may
+	// run past it.
+	dataEnd int64
+	// records are where the explicit entries' bodies lie, in the order of
+	// the central directory.
+	records []record
 }
 
 // An Inspector sees an archive's files as Read or Open checks their
@@ -164,52 +172,62 @@ func (a *Archive) Close() error {
 // core, to check that its real size and checksum match its header, and
 // shows in (when not nil) the body of every file entry that passes. Paths
 // are capped in depth and length, so no entry makes the restore walk
-// thousands of folders.
+// thousands of folders. Of each entry it keeps its path, its kind and
+// where its body lies (a record of 32 bytes), so an archive of many
+// entries takes little memory while it is restored.
 func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, error) {
 	limits = limits.WithDefaults()
 	if size > limits.MaxUploadBytes {
 		return nil, fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
 	}
-	zr, err := zip.NewReader(ra, size)
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // names are judged below
+	dir, err := findDirectory(ra, size)
+	if err != nil {
 		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
 	}
-	if len(zr.File) > limits.MaxEntries {
-		return nil, fmt.Errorf("%w: %d entries, at most %d allowed", ErrTooLarge, len(zr.File), limits.MaxEntries)
-	}
-	a := &Archive{limits: limits}
-	kinds := map[string]model.Kind{} // explicit entries by cleaned path
+	a := &Archive{limits: limits, ra: ra, dataEnd: dir.start}
+	var names nameArena
 	var declared uint64
-	var metadata *zip.File
-	for _, f := range zr.File {
-		name, kind, err := judgeEntry(f)
+	var metadata *record
+	err = readDirectory(ra, size, dir, func(h *directoryHeader) error {
+		if len(a.records) == limits.MaxEntries {
+			return fmt.Errorf("%w: more than %d entries, at most %d allowed", ErrTooLarge, limits.MaxEntries, limits.MaxEntries)
+		}
+		name, kind, err := judgeEntry(h, names.add(h.name))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if depth := strings.Count(name, "/") + 1; depth > limits.MaxDepth || len(name) > limits.MaxPathBytes {
-			return nil, fmt.Errorf("%w: entry %.80q… is %d folders deep and %d bytes long, at most %d and %d allowed",
+			return fmt.Errorf("%w: entry %.80q… is %d folders deep and %d bytes long, at most %d and %d allowed",
 				ErrTooLarge, name, depth, len(name), limits.MaxDepth, limits.MaxPathBytes)
 		}
-		if _, dup := kinds[name]; dup {
-			return nil, fmt.Errorf("%w: entry %q appears twice", ErrInvalid, name)
+		if h.usize > uint64(limits.MaxEntryBytes) {
+			return fmt.Errorf("%w: entry %q declares %d bytes, at most %d allowed", ErrTooLarge, name, h.usize, limits.MaxEntryBytes)
 		}
-		kinds[name] = kind
-		if f.UncompressedSize64 > uint64(limits.MaxEntryBytes) {
-			return nil, fmt.Errorf("%w: entry %q declares %d bytes, at most %d allowed", ErrTooLarge, name, f.UncompressedSize64, limits.MaxEntryBytes)
-		}
-		if declared += f.UncompressedSize64; declared > uint64(limits.MaxTotalBytes) {
-			return nil, fmt.Errorf("%w: entries declare more than %d bytes in all", ErrTooLarge, limits.MaxTotalBytes)
+		if declared += h.usize; declared > uint64(limits.MaxTotalBytes) {
+			return fmt.Errorf("%w: entries declare more than %d bytes in all", ErrTooLarge, limits.MaxTotalBytes)
 		}
 		if name == MetadataName {
-			metadata = f
-			continue
+			if metadata != nil {
+				return fmt.Errorf("%w: entry %q appears twice", ErrInvalid, name)
+			}
+			metadata = &record{}
+			*metadata = h.record
+			return nil
 		}
-		a.Entries = append(a.Entries, Entry{Path: name, Kind: kind, file: f})
+		a.records = append(a.records, h.record)
+		a.Entries = append(a.Entries, Entry{Path: name, Kind: kind, record: int32(len(a.records))})
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, ErrInvalid) || errors.Is(err, ErrTooLarge) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
 	}
-	if err := a.addImpliedFolders(kinds); err != nil {
+	slices.SortFunc(a.Entries, func(x, y Entry) int { return strings.Compare(x.Path, y.Path) })
+	if err := a.addImpliedFolders(metadata != nil); err != nil {
 		return nil, err
 	}
-	sort.Slice(a.Entries, func(i, j int) bool { return a.Entries[i].Path < a.Entries[j].Path })
 	if in != nil {
 		in.Entries(a.Entries)
 	}
@@ -217,27 +235,41 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 		return nil, err
 	}
 	if metadata != nil {
-		if a.Metadata, err = a.readMetadata(metadata, kinds); err != nil {
+		if a.Metadata, err = a.readMetadata(metadata); err != nil {
 			return nil, err
 		}
 	}
 	return a, nil
 }
 
+// nameArena keeps the entries' names in strings of 64 KiB shared by many,
+// rather than in an allocation each.
+type nameArena struct{ b strings.Builder }
+
+// add returns name as a string; later adds never change it.
+func (n *nameArena) add(name []byte) string {
+	if n.b.Cap()-n.b.Len() < len(name) {
+		n.b = strings.Builder{}
+		n.b.Grow(max(64<<10, len(name)))
+	}
+	start := n.b.Len()
+	n.b.Write(name)
+	return n.b.String()[start:]
+}
+
 // judgeEntry returns an entry's cleaned name (no trailing slash) and kind,
-// or why the entry is refused.
-func judgeEntry(f *zip.File) (string, model.Kind, error) {
-	raw := f.Name
+// or why the entry is refused. raw is its name as a string.
+func judgeEntry(h *directoryHeader, raw string) (string, model.Kind, error) {
 	if err := checkName(raw); err != nil {
 		return "", "", err
 	}
-	if f.Flags&0x1 != 0 {
+	if h.flags&flagEncrypted != 0 {
 		return "", "", fmt.Errorf("%w: entry %q is encrypted", ErrInvalid, raw)
 	}
-	if f.Method != zip.Store && f.Method != zip.Deflate {
-		return "", "", fmt.Errorf("%w: entry %q uses compression method %d (only stored and deflated are read)", ErrInvalid, raw, f.Method)
+	if h.method != methodStore && h.method != methodDeflate {
+		return "", "", fmt.Errorf("%w: entry %q uses compression method %d (only stored and deflated are read)", ErrInvalid, raw, h.method)
 	}
-	mode := f.Mode()
+	mode := h.mode()
 	if mode&fs.ModeSymlink != 0 {
 		return "", "", fmt.Errorf("%w: entry %q is a symbolic link", ErrInvalid, raw)
 	}
@@ -246,7 +278,7 @@ func judgeEntry(f *zip.File) (string, model.Kind, error) {
 	}
 	name, isDir := strings.CutSuffix(raw, "/")
 	if isDir || mode.IsDir() {
-		if f.UncompressedSize64 != 0 {
+		if h.usize != 0 {
 			return "", "", fmt.Errorf("%w: folder entry %q has contents", ErrInvalid, raw)
 		}
 		if name == MetadataName {
@@ -302,25 +334,45 @@ func checkName(raw string) error {
 	return nil
 }
 
-// addImpliedFolders adds folder entries for the folders file paths imply
-// (Info-ZIP writes them, other tools may not), and refuses a file (or the
-// permissions entry) used as a folder.
-func (a *Archive) addImpliedFolders(kinds map[string]model.Kind) error {
-	explicit := len(a.Entries)
-	for _, e := range a.Entries[:explicit] {
+// addImpliedFolders refuses an entry that appears twice, and a file (or
+// the permissions entry) used as a folder, and adds folder entries for the
+// folders file paths imply (Info-ZIP writes them, other tools may not). It
+// takes the entries sorted by path and leaves them so.
+func (a *Archive) addImpliedFolders(hasMetadata bool) error {
+	explicit := a.Entries
+	for i := 1; i < len(explicit); i++ {
+		if explicit[i].Path == explicit[i-1].Path {
+			return fmt.Errorf("%w: entry %q appears twice", ErrInvalid, explicit[i].Path)
+		}
+	}
+	implied := map[string]bool{}
+	for _, e := range explicit {
 		for p := parentOf(e.Path); p != ""; p = parentOf(p) {
-			kind, seen := kinds[p]
-			if seen && kind != model.KindFolder {
+			if p == MetadataName && hasMetadata {
 				return fmt.Errorf("%w: %q is a file and a folder of %q", ErrInvalid, p, e.Path)
 			}
-			if seen {
+			if at, found := findEntry(explicit, p); found {
+				if !explicit[at].IsFolder() {
+					return fmt.Errorf("%w: %q is a file and a folder of %q", ErrInvalid, p, e.Path)
+				}
 				break // its own parents were handled when it was
 			}
-			kinds[p] = model.KindFolder
+			if implied[p] {
+				break
+			}
+			implied[p] = true
 			a.Entries = append(a.Entries, Entry{Path: p, Kind: model.KindFolder})
 		}
 	}
+	if len(implied) > 0 {
+		slices.SortFunc(a.Entries, func(x, y Entry) int { return strings.Compare(x.Path, y.Path) })
+	}
 	return nil
+}
+
+// findEntry returns the index in entries, sorted by path, of the entry at path.
+func findEntry(entries []Entry, path string) (int, bool) {
+	return slices.BinarySearchFunc(entries, path, func(e Entry, path string) int { return strings.Compare(e.Path, path) })
 }
 
 func parentOf(p string) string {
@@ -332,33 +384,33 @@ func parentOf(p string) string {
 }
 
 // checkBodies decompresses every file entry and the metadata, on every
-// core, counting the bytes: an entry longer or shorter than its header
-// says, or with a bad checksum, is refused, and the total stays under the
-// cap whatever the headers claim. A file entry's body that passes goes to
-// in. The first refusal stops the others; of those found by then, the
-// first entry's (in order) is told.
-func (a *Archive) checkBodies(metadata *zip.File, in Inspector) error {
+// core: an entry longer or shorter than the central directory says, or
+// with a bad checksum, is refused. Every declared size is capped, alone
+// and in all, and a body must be as long as declared, so what the bodies
+// hold in all is capped too. A file entry's body that passes goes to in.
+// The first refusal stops the others; of those found by then, the first
+// entry's (in order) is told.
+func (a *Archive) checkBodies(metadata *record, in Inspector) error {
 	files := len(a.Entries)
 	errs := make([]error, files+1) // the metadata's last
-	var total atomic.Int64
 	var failed atomic.Bool
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for first := range workers {
 		wg.Go(func() {
-			var body bytes.Buffer
+			r := newBodyReader(a.ra, a.dataEnd)
 			for k := first; k <= files && !failed.Load(); k += workers {
-				f, keep := metadata, false
+				rec, name, keep := metadata, MetadataName, false
 				if k < files {
-					f, keep = a.Entries[k].file, in != nil && !a.Entries[k].IsFolder()
+					e := a.Entries[k]
+					rec, name, keep = a.record(e), e.Path, in != nil && !e.IsFolder()
 				}
-				if f == nil { // a folder only the paths below it imply
+				if rec == nil { // a folder only the paths below it imply, or no metadata
 					continue
 				}
-				body.Reset()
-				err := a.checkBody(f, &body, keep, &total)
+				body, err := r.read(rec, name, keep)
 				if err == nil && keep {
-					err = in.Inspect(k, body.Bytes())
+					err = in.Inspect(k, body)
 				}
 				if err != nil {
 					errs[k] = err
@@ -376,62 +428,40 @@ func (a *Archive) checkBodies(metadata *zip.File, in Inspector) error {
 	return nil
 }
 
-// checkBody decompresses one entry, into body when keep is set, and adds
-// its size to total.
-func (a *Archive) checkBody(f *zip.File, body *bytes.Buffer, keep bool, total *atomic.Int64) error {
-	rc, err := f.Open()
-	if err != nil {
-		return fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+// record returns where an entry's body lies, nil for an implied folder.
+func (a *Archive) record(e Entry) *record {
+	if e.record <= 0 || int(e.record) > len(a.records) {
+		return nil
 	}
-	defer rc.Close()
-	var out io.Writer = io.Discard
-	if keep {
-		body.Grow(int(min(f.UncompressedSize64, uint64(a.limits.MaxEntryBytes))))
-		out = body
-	}
-	n, err := io.Copy(out, io.LimitReader(rc, int64(f.UncompressedSize64)+1))
-	switch {
-	case n > int64(f.UncompressedSize64) || errors.Is(err, zip.ErrFormat):
-		return fmt.Errorf("%w: entry %q holds more bytes than its header declares (%d)", ErrInvalid, f.Name, f.UncompressedSize64)
-	case errors.Is(err, io.ErrUnexpectedEOF) || (err == nil && n < int64(f.UncompressedSize64)):
-		return fmt.Errorf("%w: entry %q holds fewer bytes than its header declares (%d), or is cut short", ErrInvalid, f.Name, f.UncompressedSize64)
-	case errors.Is(err, zip.ErrChecksum):
-		return fmt.Errorf("%w: entry %q fails its checksum", ErrInvalid, f.Name)
-	case err != nil:
-		return fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
-	}
-	if total.Add(n) > a.limits.MaxTotalBytes {
-		return fmt.Errorf("%w: entries hold more than %d bytes in all", ErrTooLarge, a.limits.MaxTotalBytes)
-	}
-	return nil
+	return &a.records[e.record-1]
 }
 
-// ReadFile returns the body of a file entry.
+// ReadFile returns the body of a file entry. Several may run at once.
 func (a *Archive) ReadFile(e Entry) ([]byte, error) {
-	if e.file == nil || e.IsFolder() {
+	rec := a.record(e)
+	if rec == nil || e.IsFolder() {
 		return nil, fmt.Errorf("read %s: a folder has no body", e.Path)
 	}
-	return a.readEntry(e.file)
+	return a.readBody(rec, e.Path)
 }
 
-func (a *Archive) readEntry(f *zip.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
+// readBody reads one body with a pooled reader, and gives the body away.
+func (a *Archive) readBody(rec *record, name string) ([]byte, error) {
+	r, ok := bodyReaders.Get().(*bodyReader)
+	if !ok {
+		r = newBodyReader(nil, 0)
 	}
-	defer rc.Close()
-	var buf bytes.Buffer
-	buf.Grow(int(min(f.UncompressedSize64, uint64(a.limits.MaxEntryBytes))))
-	if _, err := io.Copy(&buf, io.LimitReader(rc, a.limits.MaxEntryBytes)); err != nil {
-		return nil, fmt.Errorf("%w: entry %q: %v", ErrInvalid, f.Name, err)
-	}
-	return buf.Bytes(), nil
+	r.ra, r.dataEnd = a.ra, a.dataEnd
+	body, err := r.read(rec, name, true)
+	r.ra, r.body = nil, nil // the body is the caller's now, the archive no longer the reader's
+	bodyReaders.Put(r)
+	return body, err
 }
 
 // readMetadata decodes the permissions entry strictly; every path it names
 // must be an entry of the archive.
-func (a *Archive) readMetadata(f *zip.File, kinds map[string]model.Kind) (*Metadata, error) {
-	body, err := a.readEntry(f)
+func (a *Archive) readMetadata(rec *record) (*Metadata, error) {
+	body, err := a.readBody(rec, MetadataName)
 	if err != nil {
 		return nil, err
 	}
@@ -452,7 +482,7 @@ func (a *Archive) readMetadata(f *zip.File, kinds map[string]model.Kind) (*Metad
 		}
 	}
 	for p := range m.Files {
-		if kind, ok := kinds[p]; !ok || kind == "" {
+		if _, found := findEntry(a.Entries, p); !found {
 			return nil, fmt.Errorf("%w: %s: names %q, which is not in the archive", ErrInvalid, MetadataName, p)
 		}
 	}

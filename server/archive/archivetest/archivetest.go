@@ -47,14 +47,15 @@ func Build(entries ...Entry) []byte {
 }
 
 // raw builds a one-entry archive whose header says what hdr says, whatever
-// the data holds: data is deflated as it is.
+// the data holds: data is deflated as it is. A CompressedSize64 in hdr is
+// how many bytes more than the deflated data the header declares.
 func raw(hdr zip.FileHeader, data []byte) []byte {
 	var compressed bytes.Buffer
 	fw, _ := flate.NewWriter(&compressed, flate.BestCompression)
 	fw.Write(data)
 	fw.Close()
 	hdr.Method = zip.Deflate
-	hdr.CompressedSize64 = uint64(compressed.Len())
+	hdr.CompressedSize64 += uint64(compressed.Len())
 	if hdr.CRC32 == 0 {
 		hdr.CRC32 = crc32.ChecksumIEEE(data)
 	}
@@ -108,6 +109,8 @@ func Hostile() []Case {
 	}
 	badCRC := zip.FileHeader{Name: "a.dst", UncompressedSize64: uint64(len(Connection)), CRC32: 0xdeadbeef}
 	encrypted := zip.FileHeader{Name: "a.dst", UncompressedSize64: uint64(len(Connection)), Flags: 0x1}
+	noLocalHeader := bytes.Clone(good)
+	noLocalHeader[2] = 'X' // the first entry's local file header signature
 	return []Case{
 		{"dot-dot", Build(Entry{Name: "../evil.dst", Body: Connection}), archive.ErrInvalid, "climbs out"},
 		{"dot-dot-inside", Build(Entry{Name: "Data/../../evil.dst", Body: Connection}), archive.ErrInvalid, "climbs out"},
@@ -117,6 +120,7 @@ func Hostile() []Case {
 		{"nul-byte", Build(Entry{Name: "evil\x00.dst", Body: Connection}), archive.ErrInvalid, "NUL"},
 		{"dot-segment", Build(Entry{Name: "./evil.dst", Body: Connection}), archive.ErrInvalid, ". segment"},
 		{"symlink", Build(Entry{Name: "link.dst", Body: "/etc/passwd", Mode: fs.ModeSymlink | 0o777}), archive.ErrInvalid, "symbolic link"},
+		{"named-pipe", Build(Entry{Name: "pipe.dst", Body: Connection, Mode: fs.ModeNamedPipe | 0o644}), archive.ErrInvalid, "special file"},
 		{"duplicate-file", Build(Entry{Name: "a.dst", Body: Connection}, Entry{Name: "a.dst", Body: Connection}), archive.ErrInvalid, "twice"},
 		{"duplicate-folder", Build(Entry{Name: "Data/"}, Entry{Name: "Data/"}), archive.ErrInvalid, "twice"},
 		{"file-as-folder", Build(Entry{Name: "a.dst", Body: Connection}, Entry{Name: "a.dst/b.dst", Body: Connection}), archive.ErrInvalid, "a file and a folder"},
@@ -135,6 +139,10 @@ func Hostile() []Case {
 		{"upload-too-large", Build(Entry{Name: "noise.dst", Body: string(noise)}), archive.ErrTooLarge, "exceeds"},
 		{"truncated", good[:len(good)/2], archive.ErrInvalid, "not a ZIP archive"},
 		{"truncated-directory", good[:len(good)-10], archive.ErrInvalid, "not a ZIP archive"},
+		{"no-local-header", noLocalHeader, archive.ErrInvalid, "no local file header"},
+		// Only the start of the 64 bytes more is a deflate stream, which ends before the rest.
+		{"data-overlaps-directory", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: uint64(len(Connection)), CompressedSize64: 64}, []byte(Connection)),
+			archive.ErrInvalid, "past the start of the central directory"},
 		{"not-zip", []byte("this is not a ZIP archive at all"), archive.ErrInvalid, "not a ZIP archive"},
 		{"empty-body", nil, archive.ErrInvalid, "not a ZIP archive"},
 		{"metadata-stray-path", Build(Entry{Name: "a.dst", Body: Connection},
