@@ -1,0 +1,356 @@
+package archive_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/archive/archivetest"
+)
+
+// compatLimits are archivetest's caps but for the upload's size: an
+// archive and its rewrite (see canonical) differ in size, and must not
+// differ in verdict for it.
+var compatLimits = func() archive.Limits {
+	l := archivetest.Limits
+	l.MaxUploadBytes = 64 << 20
+	return l
+}()
+
+// FuzzOpenMatchesArchiveZip holds this package's reader of the central
+// directory to archive/zip's. Whatever the input, Open does not panic,
+// refuses only with ErrInvalid or ErrTooLarge, accepts nothing archive/zip
+// cannot open, and every body it accepts is the one archive/zip reads,
+// with the checksum the central directory declares. And when archive/zip
+// opens the archive and reads every body with its declared checksum (its
+// data before the central directory), Open judges it as it judges the
+// same entries written out plainly by archive/zip: the same entries and
+// bodies, or a refusal of the same kind. The judging itself is tested on
+// such plain archives by TestHostileArchivesAreRefused and its kin.
+func FuzzOpenMatchesArchiveZip(f *testing.F) {
+	for _, seed := range compatSeeds(f) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		a, err := archive.Open(bytes.NewReader(body), int64(len(body)), compatLimits, nil)
+		if err != nil && !errors.Is(err, archive.ErrInvalid) && !errors.Is(err, archive.ErrTooLarge) {
+			t.Fatalf("error %v is neither ErrInvalid nor ErrTooLarge", err)
+		}
+		zr, zerr := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+		if zerr != nil && !errors.Is(zerr, zip.ErrInsecurePath) {
+			if err == nil {
+				t.Fatalf("accepted an archive archive/zip does not open: %v", zerr)
+			}
+			return
+		}
+		bodies, readable := readEvery(t, zr, body)
+		if err == nil {
+			sameBodies(t, a, zr, bodies)
+		}
+		if !readable {
+			return
+		}
+		plain := canonical(t, zr, bodies)
+		b, errPlain := archive.Open(bytes.NewReader(plain), int64(len(plain)), compatLimits, nil)
+		switch {
+		case (err == nil) != (errPlain == nil):
+			t.Fatalf("as uploaded: %v; written plainly: %v", err, errPlain)
+		case err != nil:
+			if errors.Is(err, archive.ErrTooLarge) != errors.Is(errPlain, archive.ErrTooLarge) {
+				t.Fatalf("as uploaded: %v; written plainly: %v", err, errPlain)
+			}
+		default:
+			if !reflect.DeepEqual(a.Entries, b.Entries) || !reflect.DeepEqual(a.Metadata, b.Metadata) {
+				t.Fatalf("as uploaded: %+v %+v; written plainly: %+v %+v", a.Entries, a.Metadata, b.Entries, b.Metadata)
+			}
+		}
+	})
+}
+
+// readEvery reads every body of zr as archive/zip does, and tells whether
+// all read, with their declared checksums, from data that lies before the
+// central directory (archive/zip checks neither of the last two).
+func readEvery(t *testing.T, zr *zip.Reader, body []byte) (bodies [][]byte, readable bool) {
+	directory, err := archive.DirectoryStart(body)
+	if err != nil {
+		t.Fatalf("archive/zip found a central directory, this package none: %v", err)
+	}
+	readable = true
+	for _, f := range zr.File {
+		start, err := f.DataOffset()
+		if err != nil || start+int64(f.CompressedSize64) > directory || start+int64(f.CompressedSize64) < start {
+			readable = false
+		}
+		rc, err := f.Open()
+		if err != nil {
+			bodies, readable = append(bodies, nil), false
+			continue
+		}
+		got, err := io.ReadAll(io.LimitReader(rc, int64(compatLimits.MaxTotalBytes)))
+		rc.Close()
+		if err != nil || (!strings.HasSuffix(f.Name, "/") && crc32.ChecksumIEEE(got) != f.CRC32) {
+			readable = false
+		}
+		bodies = append(bodies, got)
+	}
+	return bodies, readable
+}
+
+// sameBodies checks that every file a accepted reads as archive/zip reads
+// it, and that its checksum is the one declared.
+func sameBodies(t *testing.T, a *archive.Archive, zr *zip.Reader, bodies [][]byte) {
+	byName := map[string]int{}
+	for i, f := range zr.File {
+		byName[f.Name] = i
+	}
+	for _, e := range a.Entries {
+		if e.IsFolder() {
+			continue
+		}
+		got, err := a.ReadFile(e)
+		if err != nil {
+			t.Fatalf("accepted entry %q does not read: %v", e.Path, err)
+		}
+		i, ok := byName[e.Path]
+		if !ok {
+			t.Fatalf("accepted entry %q, which archive/zip does not list", e.Path)
+		}
+		if !bytes.Equal(got, bodies[i]) || crc32.ChecksumIEEE(got) != zr.File[i].CRC32 {
+			t.Fatalf("entry %q reads %q (crc %08x), archive/zip %q (declared crc %08x)",
+				e.Path, got, crc32.ChecksumIEEE(got), bodies[i], zr.File[i].CRC32)
+		}
+	}
+}
+
+// canonical writes zr's entries out again with archive/zip, each as its
+// header says (name, method, flags, attributes, sizes, checksum), but
+// plainly: no data descriptors, no ZIP64 unless a size needs it, no
+// prepended data or comments.
+func canonical(t *testing.T, zr *zip.Reader, bodies [][]byte) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i, f := range zr.File {
+		h := zip.FileHeader{Name: f.Name, CreatorVersion: f.CreatorVersion, ReaderVersion: f.ReaderVersion,
+			Flags: f.Flags &^ 0x8, Method: f.Method, CRC32: f.CRC32,
+			UncompressedSize64: f.UncompressedSize64, ExternalAttrs: f.ExternalAttrs}
+		data := bodies[i]
+		if f.Method == zip.Deflate {
+			data = deflate(t, data)
+		}
+		if strings.HasSuffix(f.Name, "/") {
+			data = nil
+		}
+		h.CompressedSize64 = uint64(len(data))
+		w, err := zw.CreateRaw(&h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) > 0 {
+			w.Write(data)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func deflate(t testing.TB, data []byte) []byte {
+	var out bytes.Buffer
+	fw, err := flate.NewWriter(&out, flate.DefaultCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write(data)
+	fw.Close()
+	return out.Bytes()
+}
+
+// compatSeeds are archives as our writer, archive/zip and Info-ZIP (in
+// testdata) write them: deflated and stored, with and without data
+// descriptors, with a comment, with ZIP64 end records.
+func compatSeeds(f testing.TB) [][]byte {
+	ours, _ := writeSample(f, []string{archive.SectionOwner, archive.SectionGroupPermissions})
+	described := archivetest.Build(archivetest.Entry{Name: "Data/"}, archivetest.Entry{Name: "Data/a.dst", Body: archivetest.Connection},
+		archivetest.Entry{Name: "Data/Deep/b.wbk", Body: strings.Repeat(`{"sheets":[]}`, 20)})
+	return [][]byte{ours, described, zip64End(f, described), zip64End(f, ours), plainArchive(f, zip.Store), plainArchive(f, zip.Deflate)}
+}
+
+// plainArchive is a few entries written with CreateRaw in one method: no
+// data descriptors, and an archive comment.
+func plainArchive(t testing.TB, method uint16) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range []struct{ name, body string }{{"Imports/", ""}, {"Imports/Orders.imp", `{"a":1}`}, {"Sales.wbk", archivetest.Connection}} {
+		data := []byte(e.body)
+		if method == zip.Deflate && e.body != "" {
+			data = deflate(t, data)
+		}
+		h := &zip.FileHeader{Name: e.name, Method: method, CRC32: crc32.ChecksumIEEE([]byte(e.body)),
+			CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(len(e.body))}
+		w, err := zw.CreateRaw(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	zw.SetComment("restored by hand")
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// zip64End ends an archive that archive/zip wrote with the records its
+// writer ends one of more than 65,535 entries with: a ZIP64 end of central
+// directory record and its locator, then an end record whose count, size
+// and offset say to look there.
+func zip64End(t testing.TB, body []byte) []byte {
+	end := len(body) - 22 // archive/zip writes no comment unless asked
+	if binary.LittleEndian.Uint32(body[end:]) != 0x06054b50 {
+		t.Fatal("no end of central directory record 22 bytes before the end")
+	}
+	records := uint64(binary.LittleEndian.Uint16(body[end+10:]))
+	size := uint64(binary.LittleEndian.Uint32(body[end+12:]))
+	offset := uint64(binary.LittleEndian.Uint32(body[end+16:]))
+	out := append([]byte(nil), body[:end]...)
+	le := binary.LittleEndian
+	out = le.AppendUint32(out, 0x06064b50)
+	out = le.AppendUint64(out, 44) // the record's size after this field
+	out = le.AppendUint16(out, 45)
+	out = le.AppendUint16(out, 45)
+	out = le.AppendUint32(out, 0)
+	out = le.AppendUint32(out, 0)
+	out = le.AppendUint64(out, records)
+	out = le.AppendUint64(out, records)
+	out = le.AppendUint64(out, size)
+	out = le.AppendUint64(out, offset)
+	out = le.AppendUint32(out, 0x07064b50)
+	out = le.AppendUint32(out, 0)
+	out = le.AppendUint64(out, uint64(end))
+	out = le.AppendUint32(out, 1)
+	out = le.AppendUint32(out, 0x06054b50)
+	out = le.AppendUint32(out, 0)
+	out = le.AppendUint16(out, 0xffff)
+	out = le.AppendUint16(out, 0xffff)
+	out = le.AppendUint32(out, 0xffffffff)
+	out = le.AppendUint32(out, 0xffffffff)
+	return le.AppendUint16(out, 0)
+}
+
+// TestSeedsOpenAsArchiveZipDoes reads every seed of the fuzz test, which
+// must all be accepted, the ZIP64 ones with what their plain forms hold.
+func TestSeedsOpenAsArchiveZipDoes(t *testing.T) {
+	for i, seed := range compatSeeds(t) {
+		a, err := archive.Open(bytes.NewReader(seed), int64(len(seed)), compatLimits, nil)
+		if err != nil {
+			t.Fatalf("seed %d: %v", i, err)
+		}
+		if len(a.Entries) == 0 {
+			t.Fatalf("seed %d: no entries", i)
+		}
+	}
+}
+
+// TestEntryTypeFromExternalAttributes: an entry's type comes from its
+// external attributes as the host that made it writes them (Unix mode bits
+// for Unix and macOS, the MS-DOS folder bit for FAT, VFAT and NTFS, nothing
+// for other hosts), and from a trailing "/".
+func TestEntryTypeFromExternalAttributes(t *testing.T) {
+	const unix, macOS, fat, ntfs, vfat, acorn = 3, 19, 0, 11, 14, 13
+	for _, c := range []struct {
+		name    string
+		host    uint16
+		attrs   uint32
+		want    string // the entry's kind, or a fragment of the refusal
+		invalid bool
+	}{
+		{"Data", unix, 0o040755 << 16, "folder", false},
+		{"Data", macOS, 0o040755 << 16, "folder", false},
+		{"Data", fat, 0x10, "folder", false},
+		{"Data", ntfs, 0x10, "folder", false},
+		{"Data", vfat, 0x10, "folder", false},
+		{"Data/", fat, 0, "folder", false},
+		{"a.dst", unix, 0o100644 << 16, "connection", false},
+		{"a.dst", fat, 0x01, "connection", false},           // read-only
+		{"a.dst", acorn, 0xa1ff << 16, "connection", false}, // a host whose attributes are not read
+		{"a.dst", unix, 0o120777 << 16, "symbolic link", true},
+		{"a.dst", macOS, 0o120777 << 16, "symbolic link", true},
+		{"a.dst", unix, 0o010644 << 16, "special file (p---------)", true},
+		{"a.dst", unix, 0o020644 << 16, "special file (Dc---------)", true},
+		{"a.dst", unix, 0o060644 << 16, "special file (D---------)", true},
+		{"a.dst", unix, 0o140644 << 16, "special file (S---------)", true},
+		{"Data", unix, 0o120777 << 16, "symbolic link", true},
+	} {
+		body := ""
+		if c.want == "connection" || c.invalid {
+			body = archivetest.Connection
+		}
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		h := &zip.FileHeader{Name: c.name, Method: zip.Store, CreatorVersion: c.host<<8 | 20, ExternalAttrs: c.attrs,
+			CRC32: crc32.ChecksumIEEE([]byte(body)), CompressedSize64: uint64(len(body)), UncompressedSize64: uint64(len(body))}
+		w, err := zw.CreateRaw(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, body)
+		zw.Close()
+		a, err := archive.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), archive.Limits{}, nil)
+		switch {
+		case c.invalid && (err == nil || !errors.Is(err, archive.ErrInvalid) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s made on host %d with %#x: %v, want a refusal with %q", c.name, c.host, c.attrs, err, c.want)
+		case !c.invalid && err != nil:
+			t.Errorf("%s made on host %d with %#x: %v", c.name, c.host, c.attrs, err)
+		case !c.invalid && string(a.Entries[0].Kind) != c.want:
+			t.Errorf("%s made on host %d with %#x: a %s, want a %s", c.name, c.host, c.attrs, a.Entries[0].Kind, c.want)
+		}
+	}
+}
+
+// TestZip64ArchiveOfOurWriterReads reads a backup of more than 65,535
+// entries, which our writer ends with ZIP64 end records.
+func TestZip64ArchiveOfOurWriterReads(t *testing.T) {
+	const folders = 1 << 16
+	var buf bytes.Buffer
+	w := archive.NewWriter(&buf, nil)
+	for i := range folders {
+		if err := w.AddFolder(fmt.Sprintf("f%05d", i), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.AddFile("f00000/a.dst", []byte(archivetest.Connection), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	body := buf.Bytes()
+	if binary.LittleEndian.Uint16(body[len(body)-12:]) != 0xffff {
+		t.Fatal("the writer wrote no ZIP64 end records")
+	}
+	limits := archive.Limits{MaxEntries: folders + 1}
+	a, err := archive.Open(bytes.NewReader(body), int64(len(body)), limits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Entries) != folders+1 || a.Entries[1].Path != "f00000/a.dst" {
+		t.Fatalf("%d entries, the second %q", len(a.Entries), a.Entries[1].Path)
+	}
+	if got, err := a.ReadFile(a.Entries[1]); err != nil || string(got) != archivetest.Connection {
+		t.Fatalf("body %q, %v", got, err)
+	}
+	limits.MaxEntries = folders
+	if _, err := archive.Open(bytes.NewReader(body), int64(len(body)), limits, nil); !errors.Is(err, archive.ErrTooLarge) {
+		t.Fatalf("one entry past the cap: %v, want ErrTooLarge", err)
+	}
+}
