@@ -399,11 +399,16 @@ func (idx *RestoreIndex) Entries(entries []archive.Entry) {
 }
 
 // Inspect decodes the identity of a file entry from its body: its UUID, its
-// links and where it was backed up (archive.Inspector).
+// links and where it was backed up (archive.Inspector). A body in the form
+// a backup writes is read without decoding it (storedRepresentation), as
+// the restore reads it again.
 func (idx *RestoreIndex) Inspect(i int, body []byte) error {
 	re := idx.entries[i]
 	var id entryIdentity
-	if err := unmarshalEntry(re.Entry, body, &id); err != nil {
+	if _, file, ok := storedRepresentation(body, nil); ok { // no links
+		// Its strings lie in the body: what is kept is copied.
+		id.File.UUID, id.File.Path = strings.Clone(file.UUID), file.Path
+	} else if err := unmarshalEntry(re.Entry, body, &id); err != nil {
 		return err
 	}
 	re.origUUID = strings.ToLower(id.File.UUID)
@@ -513,13 +518,13 @@ func (id entryIdentity) links(kind model.Kind) []model.SourceRef {
 	return cfg.Links()
 }
 
-// decodeEntry reads an entry's body and decodes its JSON into into.
-func decodeEntry(a *archive.Archive, e archive.Entry, into any) error {
+// readEntry reads an entry's body.
+func readEntry(a *archive.Archive, e archive.Entry) ([]byte, error) {
 	body, err := a.ReadFile(e)
 	if err != nil {
-		return &RefusedError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
+		return nil, &RefusedError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
 	}
-	return unmarshalEntry(e, body, into)
+	return body, nil
 }
 
 // unmarshalEntry decodes an entry's JSON body into into.
@@ -1060,10 +1065,22 @@ func (r *restorer) decodeAhead(ctx context.Context, order []int) <-chan chan dec
 
 // decode reads an entry's representation and, when the entry is a new
 // file whose sources are all files the tree holds already, encodes it as
-// stored: that needs nothing the writer makes.
+// stored: that needs nothing the writer makes. A new file without links
+// whose body is in the form a backup writes goes to its stored form
+// without being decoded.
 func (r *restorer) decode(e *restoreEntry) decodedEntry {
 	var d decodedEntry
-	if d.err = decodeEntry(r.archive, e.Entry, &d.cfg); d.err != nil || e.existing != nil {
+	body, err := readEntry(r.archive, e.Entry)
+	if err != nil {
+		d.err = err
+		return d
+	}
+	if e.existing == nil && len(e.sources) == 0 {
+		if d.stored = r.storedForm(body); d.stored != nil {
+			return d
+		}
+	}
+	if d.err = unmarshalEntry(e.Entry, body, &d.cfg); d.err != nil || e.existing != nil {
 		return d
 	}
 	for _, link := range e.sources {
@@ -1073,6 +1090,17 @@ func (r *restorer) decode(e *restoreEntry) decodedEntry {
 	}
 	d.stored, d.err = r.encode(e, d.cfg)
 	return d
+}
+
+// storedForm is a new file's stored form made by storedRepresentation,
+// checked as encodeConfig checks it; nil when the body must be decoded
+// (which tells what is wrong with it, if anything).
+func (r *restorer) storedForm(body []byte) *storedConfig {
+	stored, file, ok := storedRepresentation(body, r.q.secrets.acceptSealed)
+	if !ok || VisibleText("file.description", file.Description) != nil {
+		return nil
+	}
+	return &storedConfig{json: string(stored), description: file.Description}
 }
 
 // encode checks a new file's representation and encodes it as stored, its

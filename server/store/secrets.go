@@ -137,6 +137,17 @@ func (s *Secrets) Accept(value string) (string, error) {
 	return s.Seal(value), nil
 }
 
+// acceptSealed is Accept for a value sealed or encoded already, whose
+// stored form is the same every time; a plain value (Accept seals it anew
+// each time) or one Accept refuses gives false.
+func (s *Secrets) acceptSealed(value string) (string, bool) {
+	if !strings.HasPrefix(value, "SECURE:") && !strings.HasSuffix(value, encodedSuffix) {
+		return "", false
+	}
+	sealed, err := s.Accept(value)
+	return sealed, err == nil && (sealed == value || sealed == securePrefix+strings.TrimSuffix(value, encodedSuffix))
+}
+
 // Encode turns a sealed value into the form a read returns: the ciphertext in
 // base64 with a trailing CRLF. Anything else gives "", so that a value stored
 // by mistake in plain text is never handed out.

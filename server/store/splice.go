@@ -25,49 +25,55 @@ func spliceRepresentation(stored string, f File) ([]byte, bool) {
 		return nil, false
 	}
 	s := splicer{in: stored, out: make([]byte, 0, len(stored)+len(file))}
-	if !s.take('{') {
+	if !s.configuration(file) {
 		return nil, false
+	}
+	return s.out, true
+}
+
+// configuration reads a whole configuration, writing each member as
+// member does; file is the file member to write, when not toStored.
+func (s *splicer) configuration(file []byte) bool {
+	if !s.take('{') {
+		return false
 	}
 	next := 0 // the index in storedMembers a known member may have, at least
 	lastExtra := ""
 	for first := true; !s.take('}'); first = false {
 		if !first && !s.take(',') {
-			return nil, false
+			return false
 		}
 		name, ok := s.plainString()
 		if !ok || !s.take(':') {
-			return nil, false
+			return false
 		}
 		known := memberIndex(name)
 		switch {
 		case known >= 0 && known >= next && lastExtra == "":
 			for ; next < known; next++ { // the members skipped must be ones json.Marshal leaves out when empty
 				if !storedMembers[next].omitEmpty {
-					return nil, false
+					return false
 				}
 			}
 			next++
 			if !s.member(storedMembers[known].value, storedMembers[known].omitEmpty, file) {
-				return nil, false
+				return false
 			}
 		case known < 0 && isASCII(name) && !knownName(name) && name > lastExtra:
 			lastExtra = name
 			if !s.skipValue(0) {
-				return nil, false
+				return false
 			}
 		default: // a known name out of order, in another case, twice, or a link
-			return nil, false
+			return false
 		}
 	}
 	for ; next < len(storedMembers); next++ {
 		if !storedMembers[next].omitEmpty {
-			return nil, false
+			return false
 		}
 	}
-	if s.pos != len(s.in) {
-		return nil, false
-	}
-	return s.out, true
+	return s.pos == len(s.in)
 }
 
 // memberValue is the shape a known member's value must have to be copied.
@@ -154,11 +160,32 @@ var configurationFields = func() []string {
 	return append(names, "datastore", "sheet", "sheets")
 }()
 
-// splicer reads stored JSON and writes the representation.
+// storedRepresentation is spliceRepresentation the other way: the stored
+// form of a representation of a file without links, as encodeConfig makes
+// it, without decoding it: the file member read (into file) and written
+// empty, each secret value through seal (nil copies it). It takes only a
+// representation in the form spliceRepresentation writes, with secret
+// values seal takes; anything else gives false, and the caller decodes.
+// FuzzStoredRepresentationMatchesDecoding holds the two paths to the same bytes.
+func storedRepresentation(representation []byte, seal func(string) (string, bool)) (stored []byte, file model.FileInfo, ok bool) {
+	s := splicer{in: string(representation), out: make([]byte, 0, len(representation)), toStored: true, seal: seal}
+	if !s.configuration(nil) {
+		return nil, file, false
+	}
+	return s.out, s.file, true
+}
+
+// splicer reads stored JSON and writes the representation, or (toStored)
+// the other way.
 type splicer struct {
 	in  string
 	pos int
 	out []byte
+	// toStored reads a representation: its file member goes into file,
+	// its secret values through seal.
+	toStored bool
+	file     model.FileInfo
+	seal     func(string) (string, bool)
 }
 
 // take copies c when it comes next.
@@ -180,6 +207,9 @@ func (s *splicer) member(value memberValue, omitEmpty bool, file []byte) bool {
 	case integerValue:
 		return s.integer()
 	case emptyFileValue:
+		if s.toStored {
+			return s.readFile()
+		}
 		if !strings.HasPrefix(s.in[s.pos:], emptyFileMember) {
 			return false
 		}
@@ -233,11 +263,11 @@ func (s *splicer) properties() bool {
 				continue
 			}
 			mark := len(s.out)
-			v, ok := s.plainString()
+			v, ok := s.secretValue()
 			if !ok {
 				return false
 			}
-			encoded, err := json.Marshal(Encode(v))
+			encoded, err := json.Marshal(v)
 			if err != nil {
 				return false
 			}
@@ -245,6 +275,64 @@ func (s *splicer) properties() bool {
 		}
 	}
 	return true
+}
+
+// secretValue reads a secret's value and returns what to write instead:
+// its encoded form in a representation, what seal makes of it in the
+// stored form.
+func (s *splicer) secretValue() (string, bool) {
+	if !s.toStored {
+		v, ok := s.plainString()
+		return Encode(v), ok
+	}
+	v, ok := s.stringText()
+	if ok && s.seal != nil {
+		v, ok = s.seal(v)
+	}
+	return v, ok
+}
+
+// fileMembers are model.FileInfo's members, in the order json.Marshal writes them.
+var fileMembers = [...]string{"uuid", "path", "description", "name"}
+
+// readFile reads a representation's file member, as json.Marshal writes a
+// model.FileInfo, into s.file, and writes the empty member instead.
+func (s *splicer) readFile() bool {
+	mark := len(s.out)
+	if !s.take('{') {
+		return false
+	}
+	for k, field := range [...]*string{&s.file.UUID, &s.file.Path, &s.file.Description, &s.file.Name} {
+		if k > 0 && !s.take(',') {
+			return false
+		}
+		name, ok := s.plainString()
+		if !ok || name != fileMembers[k] || !s.take(':') {
+			return false
+		}
+		if *field, ok = s.stringText(); !ok {
+			return false
+		}
+	}
+	if !s.take('}') {
+		return false
+	}
+	s.out = append(s.out[:mark], emptyFileMember...)
+	return true
+}
+
+// stringText copies a string token json.Marshal would write the same way
+// again, and returns its text.
+func (s *splicer) stringText() (string, bool) {
+	token, ok := s.canonicalString()
+	if !ok {
+		return "", false
+	}
+	if !strings.Contains(token, `\`) {
+		return token[1 : len(token)-1], true
+	}
+	var text string
+	return text, json.Unmarshal([]byte(token), &text) == nil
 }
 
 // plainString copies a string token without escapes whose characters
