@@ -147,6 +147,15 @@ func (d *demoPlatform) stop() {
 
 // runProgram runs the console until the user quits.
 func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
+	// The first frame shows the root folder and the running jobs: their
+	// requests leave now, while the terminal is set up and the first views
+	// are drawn, so that the answers are in by the renderer's first tick.
+	reads, cancelReads := context.WithCancel(context.Background())
+	defer cancelReads()
+	if client := ctx.Client; client != nil {
+		ctx.FirstRoot = common.StartEarly(reads, client.RootFolder)
+		ctx.FirstRunning = common.StartEarly(reads, client.RunningJobs)
+	}
 	path, err := credentials.ProfilesPath()
 	if err != nil {
 		return err

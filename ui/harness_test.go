@@ -48,6 +48,9 @@ type consoleOpts struct {
 	seed func(srv *server.Server, url string)
 	// now, when set, is the console's clock in place of fixedNow.
 	now func() time.Time
+	// started, when set, sees the console's context before its model is
+	// made, as the console's start does (the early reads).
+	started func(ctx *common.Context)
 }
 
 // snapshotTimeout is generous: the machine running the tests may be busy.
@@ -120,6 +123,9 @@ func startConsole(t *testing.T, o consoleOpts) *console {
 	}
 	if o.panes != nil {
 		panes = o.panes(ctx)
+	}
+	if o.started != nil {
+		o.started(ctx)
 	}
 	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, panes...)})
 	tm := teatest.NewTestModel(t, probe{m},

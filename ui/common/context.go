@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/theme"
 )
 
@@ -48,6 +49,12 @@ type Context struct {
 
 	// Now tells the time; tests fix it so golden files hold still.
 	Now func() time.Time
+
+	// FirstRoot and FirstRunning, when set, are the root folder and the
+	// running jobs read since before the program started (the first frame
+	// shows both); the folders and jobs panes' first reads take them.
+	FirstRoot    *Early[model.Folder]
+	FirstRunning *Early[[]model.RunningJob]
 }
 
 // NewContext returns a context with the dark theme (until the terminal says

@@ -136,9 +136,9 @@ func (p *Pane) read(n *node, kind common.TaskKind) tea.Cmd {
 		if client == nil {
 			return nil // not logged in yet: LoggedInMsg reads the root
 		}
-		ticket := p.nextRead(0)
+		ticket, readRoot := p.nextRead(0), p.ctx.FirstRoot.Or(client.RootFolder)
 		return common.StartTask("reading /", kind, func(ctx context.Context) tea.Msg {
-			f, err := client.RootFolder(ctx)
+			f, err := readRoot(ctx)
 			return childrenMsg{ticket: ticket, folder: f, err: err}
 		})
 	}
