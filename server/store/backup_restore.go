@@ -56,14 +56,15 @@ type RestoreTarget struct {
 	Path   string
 }
 
-// restoreEntry is an archive entry on its way into the tree.
+// restoreEntry is an archive entry on its way into the tree; its path
+// there, the target, is restorer.target's. What a restore holds per entry
+// is kept small: a restore of 100,000 files holds 100,000 of them.
 type restoreEntry struct {
 	archive.Entry
-	target   string // its path in the tree
 	origUUID string // file.uuid of its representation
 	sources  []sourceLink
-	existing *File  // what the target path holds before the restore (description dropped)
-	rights   Rights // the uploader's rights on existing
+	existing *existingFile // what the target holds before the restore
+	rights   Rights        // the uploader's rights on existing
 	skipped  string
 	// uuidShared tells that other entries of the archive have origUUID
 	// too; uuidTaken that a file of the tree holds it.
@@ -73,6 +74,20 @@ type restoreEntry struct {
 	// per entry does not grow with the entry's body.
 	createdID   int64
 	createdUUID string
+}
+
+// existingFile is what the restore needs of the file or folder an entry's
+// target holds already; its path is the target, its kind the entry's (a
+// folder where the archive has a file, or the reverse, refuses the restore).
+type existingFile struct {
+	id, parentID, ownerID int64
+	uuid                  string
+}
+
+// file is the existing file of entry e at target.
+func (x *existingFile) file(e *restoreEntry, target string) File {
+	return File{ID: x.id, ParentID: x.parentID, Path: target, Name: target[strings.LastIndexByte(target, '/')+1:],
+		Kind: e.Kind, UUID: x.uuid, OwnerID: x.ownerID}
 }
 
 // sourceLink is one source of a file: another entry of the archive
@@ -85,6 +100,7 @@ type sourceLink struct {
 
 type restorer struct {
 	q       Queries
+	root    string // the path of the folder restored into
 	user    User
 	opt     RestoreOptions
 	archive *archive.Archive
@@ -172,7 +188,7 @@ func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTar
 		return model.RestoreResult{}, err
 	}
 	if target.Folder.ID != 0 { // a target to create is a write: its checks wait for the lock
-		early = newRestorer(ctx, Queries{q: conn, secrets: s.secrets}, user, opt, idx.archive, cloneEntries(idx.entries))
+		early = newRestorer(ctx, Queries{q: conn, secrets: s.secrets}, user, opt, idx.archive, idx.entries)
 		root, checkErr = early.check(ctx, target)
 		if RestoreTestHooks.Checked != nil {
 			RestoreTestHooks.Checked(false)
@@ -193,6 +209,9 @@ func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTar
 	if early != nil && lockedAt == checkedAt {
 		r.rebind(tx.cached())
 	} else {
+		if early != nil {
+			forgetFindings(idx.entries)
+		}
 		r = newRestorer(ctx, tx.cached(), user, opt, idx.archive, idx.entries)
 		root, checkErr = r.check(ctx, target)
 		if RestoreTestHooks.Checked != nil {
@@ -228,16 +247,15 @@ func dataVersion(ctx context.Context, q querier) (int64, error) {
 	return v, nil
 }
 
-// cloneEntries copies entries for checks whose findings may be thrown away:
-// the checks write into the entries and their sources.
-func cloneEntries(entries []*restoreEntry) []*restoreEntry {
-	clones := make([]*restoreEntry, len(entries))
-	for i, e := range entries {
-		c := *e
-		c.sources = slices.Clone(e.sources)
-		clones[i] = &c
+// forgetFindings clears what checks wrote into the entries and their
+// sources, for checks to run again: the tree changed since.
+func forgetFindings(entries []*restoreEntry) {
+	for _, e := range entries {
+		e.existing, e.rights, e.skipped, e.uuidTaken = nil, Rights{}, "", false
+		for k := range e.sources {
+			e.sources[k].external = File{}
+		}
 	}
-	return clones
 }
 
 func newRestorer(ctx context.Context, q Queries, user User, opt RestoreOptions, a *archive.Archive, entries []*restoreEntry) *restorer {
@@ -263,11 +281,9 @@ func (r *restorer) check(ctx context.Context, target RestoreTarget) (File, error
 	if err != nil {
 		return root, err
 	}
+	r.root = root.Path
 	r.folders[root.Path] = root
 	r.vis.KnownVisible(root)
-	for _, e := range r.entries {
-		e.target = joinPath(root.Path, e.Path)
-	}
 	for _, step := range []func(context.Context, File) error{r.resolveSources, r.checkExisting,
 		r.resolveOwnersAndGroups, r.checkOwnerChanges, r.checkOverwrites, r.checkUUIDs} {
 		if err := step(ctx, root); err != nil {
@@ -277,14 +293,17 @@ func (r *restorer) check(ctx context.Context, target RestoreTarget) (File, error
 	return root, nil
 }
 
+// target is where an entry goes in the tree.
+func (r *restorer) target(e *restoreEntry) string { return joinPath(r.root, e.Path) }
+
 // result reports what the restore made of each entry.
 func (r *restorer) result() model.RestoreResult {
 	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
 	for _, e := range r.entries {
 		if e.skipped != "" {
-			result.Skipped = append(result.Skipped, model.SkippedFile{Path: e.target, Reason: e.skipped})
+			result.Skipped = append(result.Skipped, model.SkippedFile{Path: r.target(e), Reason: e.skipped})
 		} else {
-			result.Restored = append(result.Restored, e.target)
+			result.Restored = append(result.Restored, r.target(e))
 		}
 	}
 	result.KeptHidden = r.keptHidden
@@ -391,9 +410,11 @@ func NewRestoreIndex() *RestoreIndex {
 
 // Entries makes an entry of the index per archive entry (archive.Inspector).
 func (idx *RestoreIndex) Entries(entries []archive.Entry) {
+	all := make([]restoreEntry, len(entries)) // one allocation, not one per entry
 	idx.entries = make([]*restoreEntry, len(entries))
 	for i, e := range entries {
-		idx.entries[i] = &restoreEntry{Entry: e}
+		all[i].Entry = e
+		idx.entries[i] = &all[i]
 	}
 	idx.backedUp = make([]string, len(entries))
 }
@@ -560,11 +581,12 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 		if e.skipped != "" {
 			continue
 		}
-		if closed[ParentPath(e.target)] {
-			closed[e.target] = true
+		target := r.target(e)
+		if closed[ParentPath(target)] {
+			closed[target] = true
 			continue
 		}
-		f, ok := found[e.target]
+		f, ok := found[target]
 		if !ok {
 			continue
 		}
@@ -573,24 +595,24 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 			return err
 		}
 		if !visible {
-			closed[e.target] = true
-			hidden = append(hidden, e.target)
+			closed[target] = true
+			hidden = append(hidden, target)
 			continue
 		}
-		e.existing = &f
+		e.existing = &existingFile{id: f.ID, parentID: f.ParentID, ownerID: f.OwnerID, uuid: f.UUID}
 		switch {
 		case f.IsFolder() != e.IsFolder():
-			clashes = append(clashes, e.target)
+			clashes = append(clashes, target)
 			continue
 		case !f.IsFolder() && !r.opt.Overwrite:
-			conflicts = append(conflicts, e.target)
+			conflicts = append(conflicts, target)
 			continue
 		}
 		if e.rights, err = r.vis.Rights(ctx, f); err != nil {
 			return err
 		}
 		if !e.rights.Write {
-			forbidden = append(forbidden, e.target)
+			forbidden = append(forbidden, target)
 		}
 	}
 	switch {
@@ -674,7 +696,7 @@ func (r *restorer) filesAtTargets(ctx context.Context, entries []*restoreEntry) 
 	paths := make([]any, 0, len(entries))
 	for _, e := range entries {
 		if e.skipped == "" {
-			paths = append(paths, e.target)
+			paths = append(paths, r.target(e))
 		}
 	}
 	found := make(map[string]File, len(paths))
@@ -703,8 +725,8 @@ func (r *restorer) checkOwnerChanges(ctx context.Context, _ File) error {
 		if e.existing == nil || e.skipped != "" || (e.IsFolder() && !r.opt.Overwrite) {
 			continue
 		}
-		if r.owner(e) != e.existing.OwnerID && !e.rights.Own {
-			forbidden = append(forbidden, e.target)
+		if r.owner(e) != e.existing.ownerID && !e.rights.Own {
+			forbidden = append(forbidden, r.target(e))
 		}
 	}
 	if len(forbidden) > 0 {
@@ -743,8 +765,8 @@ func (r *restorer) resolveSources(ctx context.Context, _ File) error {
 			}
 			if e.skipped == "" {
 				e.skipped = "source " + name + " cannot be resolved"
-				unresolved = append(unresolved, e.target)
-				reasons = append(reasons, fmt.Sprintf("%s reads from %s", e.target, name))
+				unresolved = append(unresolved, r.target(e))
+				reasons = append(reasons, fmt.Sprintf("%s reads from %s", r.target(e), name))
 			}
 		}
 	}
@@ -761,7 +783,7 @@ func (r *restorer) resolveSources(ctx context.Context, _ File) error {
 			}
 			for _, link := range e.sources {
 				if link.internal >= 0 && r.entries[link.internal].skipped != "" {
-					e.skipped = "depends on skipped " + r.entries[link.internal].target
+					e.skipped = "depends on skipped " + r.target(r.entries[link.internal])
 					changed = true
 					break
 				}
@@ -814,7 +836,7 @@ func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ File) error {
 			}
 			if !known && !r.opt.SubstituteMissingUser {
 				unknownUsers[meta.Owner] = true
-				userPaths = append(userPaths, e.target)
+				userPaths = append(userPaths, r.target(e))
 			}
 		}
 		var names []string
@@ -838,7 +860,7 @@ func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ File) error {
 			}
 		}
 		if missing {
-			groupPaths = append(groupPaths, e.target)
+			groupPaths = append(groupPaths, r.target(e))
 		}
 	}
 	if len(unknownUsers) > 0 {
@@ -898,7 +920,7 @@ func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
 			var ids []any
 			for _, e := range r.entries[k:min(k+existingBatch, len(r.entries))] {
 				if overwritten(e) {
-					ids = append(ids, e.existing.ID)
+					ids = append(ids, e.existing.id)
 				}
 			}
 			var err error
@@ -906,15 +928,15 @@ func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
 				return err
 			}
 		}
-		if !overwritten(e) || !read[e.existing.ID] {
+		if !overwritten(e) || !read[e.existing.id] {
 			continue
 		}
-		dependents, err := r.q.Dependents(ctx, e.existing.ID)
+		dependents, err := r.q.Dependents(ctx, e.existing.id)
 		if err != nil {
 			return err
 		}
 		if len(dependents) > 0 {
-			blocked := &DependentsError{Path: e.existing.Path}
+			blocked := &DependentsError{Path: r.target(e)}
 			for _, d := range dependents {
 				blocked.Paths = append(blocked.Paths, d.Path)
 			}
@@ -1111,14 +1133,14 @@ func (r *restorer) encode(e *restoreEntry, cfg model.Configuration) (*storedConf
 	for k, link := range e.sources {
 		if link.internal >= 0 {
 			src := r.entries[link.internal]
-			sources[k] = File{ID: src.createdID, Path: src.target, UUID: src.createdUUID, Kind: src.Kind}
+			sources[k] = File{ID: src.createdID, Path: r.target(src), UUID: src.createdUUID, Kind: src.Kind}
 		} else {
 			sources[k] = link.external
 		}
 	}
 	stored, err := r.q.encodeConfig(cfg, e.Kind, sources)
 	if err != nil {
-		return nil, r.refuseEntry(e, fmt.Errorf("create %q: %w", e.target, err))
+		return nil, r.refuseEntry(e, fmt.Errorf("create %q: %w", r.target(e), err))
 	}
 	return stored, nil
 }
@@ -1128,29 +1150,31 @@ func (r *restorer) refuseEntry(e *restoreEntry, err error) error {
 	if errors.Is(err, ErrBadInput) {
 		return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
 	}
-	return fmt.Errorf("restore %s: %w", e.target, err)
+	return fmt.Errorf("restore %s: %w", r.target(e), err)
 }
 
 func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
-	parent := r.folders[ParentPath(e.target)] // folders come before their contents
+	target := r.target(e)
+	parent := r.folders[ParentPath(target)] // folders come before their contents
 	perms, err := r.permissions(ctx, parent.ID, e)
 	if err != nil {
 		return err
 	}
 	if e.existing == nil {
-		folder, err := r.q.CreateFile(ctx, NewFile{Path: e.target, OwnerID: r.owner(e), Permissions: perms})
+		folder, err := r.q.CreateFile(ctx, NewFile{Path: target, OwnerID: r.owner(e), Permissions: perms})
 		if err != nil {
-			return fmt.Errorf("restore %s: %w", e.target, err)
+			return fmt.Errorf("restore %s: %w", target, err)
 		}
-		r.folders[e.target] = folder
+		r.folders[target] = folder
 		return nil
 	}
 	// A folder that exists is kept; overwrite takes its recorded owner and permissions.
-	r.folders[e.target] = *e.existing
+	folder := e.existing.file(e, target)
+	r.folders[target] = folder
 	if !r.opt.Overwrite {
 		return nil
 	}
-	return r.applyRecorded(ctx, e, *e.existing)
+	return r.applyRecorded(ctx, e, folder)
 }
 
 // createFile queues a new file of an entry in batch, with the
@@ -1163,7 +1187,8 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEnt
 			return err
 		}
 	}
-	parent := r.folders[ParentPath(e.target)]
+	target := r.target(e)
+	parent := r.folders[ParentPath(target)]
 	perms, err := r.permissions(ctx, parent.ID, e)
 	if err == nil && perms == nil {
 		perms, err = r.inheritedFrom(ctx, parent.ID)
@@ -1171,7 +1196,7 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEnt
 	if err != nil {
 		return err
 	}
-	nf := NewFile{Path: e.target, OwnerID: r.owner(e), UUID: r.uuidFor(e), Config: &d.cfg, Permissions: perms, Parent: &parent,
+	nf := NewFile{Path: target, OwnerID: r.owner(e), UUID: r.uuidFor(e), Config: &d.cfg, Permissions: perms, Parent: &parent,
 		stored: stored, configID: configID}
 	row, err := r.q.newFileRow(ctx, nf)
 	if err != nil {
@@ -1212,7 +1237,8 @@ func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model
 		}
 	}
 	cfg.SetLinks(links)
-	f := *e.existing
+	target := r.target(e)
+	f := e.existing.file(e, target)
 	if !r.user.Admin {
 		old, err := r.q.Configuration(ctx, f)
 		if err != nil {
@@ -1220,7 +1246,7 @@ func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model
 		}
 		if old.HadoopProperties != cfg.HadoopProperties {
 			cfg.HadoopProperties = old.HadoopProperties
-			r.keptHidden = append(r.keptHidden, model.SkippedFile{Path: e.target,
+			r.keptHidden = append(r.keptHidden, model.SkippedFile{Path: target,
 				Reason: "hadoopProperties kept: only an administrator may change hidden properties"})
 		}
 	}
@@ -1250,7 +1276,7 @@ func (r *restorer) applyRecorded(ctx context.Context, e *restoreEntry, f File) e
 		return err
 	}
 	if _, err := r.q.q.ExecContext(ctx, `DELETE FROM file_groups WHERE file_id = ?`, f.ID); err != nil {
-		return fmt.Errorf("restore %s: %w", e.target, err)
+		return fmt.Errorf("restore %s: %w", f.Path, err)
 	}
 	for gid, flags := range perms.Groups {
 		if err := r.q.CreateGroupPermission(ctx, f.ID, gid, flags); err != nil {
