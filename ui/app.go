@@ -65,6 +65,9 @@ type Model struct {
 	width    int
 	height   int
 	fitter   common.Fitter // the pane's view cut to the body
+	// The header and the help line as last drawn: a dozen lipgloss renders
+	// each, most of a frame, and View runs after every message.
+	header, helpLine lineCache
 
 	quitDialog common.Dialog // the open question "quit while a transfer runs?"
 	quitting   bool          // tasks cancelled; the console ends when no transfer runs

@@ -47,23 +47,24 @@ func (m *Model) Render() string {
 	return strings.Join([]string{m.headerView(), body, m.statusView(), m.helpLineView()}, "\n")
 }
 
+// lineCache keeps a line drawn from what its key names.
+type lineCache struct{ key, line string }
+
+// get returns the line drawn for key, drawing it when key changed.
+func (c *lineCache) get(key string, draw func() string) string {
+	if c.key != key {
+		c.key, c.line = key, draw()
+	}
+	return c.line
+}
+
 func (m *Model) headerView() string {
 	st := m.ctx.Styles
-	var tabs []string
+	titles := make([]string, len(m.panes))
 	for i, p := range m.panes {
-		label := fmt.Sprintf("%d %s", i+1, p.Title())
-		if i == m.active {
-			tabs = append(tabs, st.ActiveTab.Render(label))
-		} else {
-			tabs = append(tabs, st.Tab.Render(label))
-		}
+		titles[i] = p.Title()
 	}
-	tabLine := strings.Join(tabs, "")
 	healthText := m.healthView()
-	ro := ""
-	if m.ctx.ReadOnly {
-		ro = st.ReadOnly.Render(st.Symbols.ReadOnly) + " "
-	}
 	identity := m.ctx.User + "@" + hostOf(m.ctx.Server)
 	if m.ctx.Profile != "" {
 		identity += " (" + m.ctx.Profile + ")"
@@ -71,6 +72,29 @@ func (m *Model) headerView() string {
 	if m.ctx.Client == nil {
 		// Before the first login there is nobody and nothing to connect to.
 		identity, healthText = "not logged in", ""
+	}
+	key := fmt.Sprintf("%d\x00%d\x00%d\x00%t\x00%s\x00%s\x00%s", m.width, st.Generation(), m.active, m.ctx.ReadOnly,
+		identity, healthText, strings.Join(titles, "\x00"))
+	return m.header.get(key, func() string { return m.drawHeader(titles, identity, healthText) })
+}
+
+// drawHeader lays out the tabs, who is logged in where and the server's
+// health, dropping the least needed parts until they fit the width.
+func (m *Model) drawHeader(titles []string, identity, healthText string) string {
+	st := m.ctx.Styles
+	var tabs []string
+	for i, title := range titles {
+		label := fmt.Sprintf("%d %s", i+1, title)
+		if i == m.active {
+			tabs = append(tabs, st.ActiveTab.Render(label))
+		} else {
+			tabs = append(tabs, st.Tab.Render(label))
+		}
+	}
+	tabLine := strings.Join(tabs, "")
+	ro := ""
+	if m.ctx.ReadOnly {
+		ro = st.ReadOnly.Render(st.Symbols.ReadOnly) + " "
 	}
 	candidates := [][2]string{
 		{st.AppName.Render("dapconsole") + " " + tabLine, ro + st.Identity.Render(identity) + " " + healthText},
@@ -145,7 +169,15 @@ func (m *Model) helpLineView() string {
 	if m.cmdline.active {
 		return m.ctx.Styles.CommandHint.Render(ansi.Truncate(m.cmdline.hint(), m.width, "…"))
 	}
-	return m.help.ShortHelpView(m.ShortHelp())
+	bindings := m.ShortHelp()
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d\x00%d", m.help.Width(), m.ctx.Styles.Generation())
+	for _, b := range bindings {
+		if b.Enabled() {
+			key.WriteString("\x00" + b.Help().Key + "\x01" + b.Help().Desc)
+		}
+	}
+	return m.helpLine.get(key.String(), func() string { return m.help.ShortHelpView(bindings) })
 }
 
 func (m *Model) fullHelpView() string {
