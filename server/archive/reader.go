@@ -392,7 +392,10 @@ func parentOf(p string) string {
 // entry's (in order) is told.
 func (a *Archive) checkBodies(metadata *record, in Inspector) error {
 	files := len(a.Entries)
-	errs := make([]error, files+1) // the metadata's last
+	// The refusal told: the first entry's (the metadata's last) of those
+	// found. One error held, not a slot per entry.
+	var mu sync.Mutex
+	refused, refusedAt := error(nil), files+1
 	var failed atomic.Bool
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -413,19 +416,18 @@ func (a *Archive) checkBodies(metadata *record, in Inspector) error {
 					err = in.Inspect(k, body)
 				}
 				if err != nil {
-					errs[k] = err
+					mu.Lock()
+					if k < refusedAt {
+						refused, refusedAt = err, k
+					}
+					mu.Unlock()
 					failed.Store(true)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return refused
 }
 
 // record returns where an entry's body lies, nil for an implied folder.
