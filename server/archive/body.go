@@ -49,7 +49,7 @@ func (r *bodyReader) read(rec *record, name string, keep bool) ([]byte, error) {
 	}
 	want := rec.usize
 	var n uint64
-	crc := uint32(0)
+	crc, cut := uint32(0), false
 	if keep {
 		if uint64(cap(r.body)) < want+1 {
 			r.body = make([]byte, want+1)
@@ -67,20 +67,18 @@ func (r *bodyReader) read(rec *record, name string, keep bool) ([]byte, error) {
 		k, err := data.Read(buf[:min(uint64(len(buf)), want+1-n)])
 		crc = crc32.Update(crc, crc32.IEEETable, buf[:k])
 		n += uint64(k)
-		if err == io.EOF {
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			cut = err != io.EOF // a deflate stream that stops before its end, whatever it gave
 			break
 		}
 		if err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				return nil, fmt.Errorf("%w: entry %q holds fewer bytes than its header declares (%d), or is cut short", ErrInvalid, name, rec.usize)
-			}
 			return nil, fmt.Errorf("%w: entry %q: %v", ErrInvalid, name, err)
 		}
 	}
 	switch {
 	case n > want:
 		return nil, fmt.Errorf("%w: entry %q holds more bytes than its header declares (%d)", ErrInvalid, name, rec.usize)
-	case n < want:
+	case n < want || cut:
 		return nil, fmt.Errorf("%w: entry %q holds fewer bytes than its header declares (%d), or is cut short", ErrInvalid, name, rec.usize)
 	case crc != rec.crc:
 		return nil, fmt.Errorf("%w: entry %q fails its checksum", ErrInvalid, name)

@@ -47,13 +47,15 @@ func Build(entries ...Entry) []byte {
 }
 
 // raw builds a one-entry archive whose header says what hdr says, whatever
-// the data holds: data is deflated as it is. A CompressedSize64 in hdr is
-// how many bytes more than the deflated data the header declares.
-func raw(hdr zip.FileHeader, data []byte) []byte {
+// the data holds: data is deflated as it is, and the last cut bytes of the
+// deflate stream left out. A CompressedSize64 in hdr is how many bytes more
+// than what is written the header declares.
+func raw(hdr zip.FileHeader, data []byte, cut int) []byte {
 	var compressed bytes.Buffer
 	fw, _ := flate.NewWriter(&compressed, flate.BestCompression)
 	fw.Write(data)
 	fw.Close()
+	compressed.Truncate(compressed.Len() - cut)
 	hdr.Method = zip.Deflate
 	hdr.CompressedSize64 += uint64(compressed.Len())
 	if hdr.CRC32 == 0 {
@@ -126,11 +128,13 @@ func Hostile() []Case {
 		{"file-as-folder", Build(Entry{Name: "a.dst", Body: Connection}, Entry{Name: "a.dst/b.dst", Body: Connection}), archive.ErrInvalid, "a file and a folder"},
 		{"json-entry", Build(Entry{Name: "config.json", Body: Connection}), archive.ErrInvalid, ".json"},
 		{"foreign-file", Build(Entry{Name: "notes.txt", Body: "hello"}), archive.ErrInvalid, "neither a folder nor a platform file"},
-		{"size-lies-short", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: 10}, zeros[:100_000]), archive.ErrInvalid, "more bytes than its header"},
-		{"size-lies-long", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: 5000}, []byte(Connection)), archive.ErrInvalid, "fewer bytes"},
-		{"bad-checksum", raw(badCRC, []byte(Connection)), archive.ErrInvalid, "checksum"},
-		{"encrypted", raw(encrypted, []byte(Connection)), archive.ErrInvalid, "encrypted"},
-		{"bomb-entry", raw(zip.FileHeader{Name: "bomb.dst", UncompressedSize64: uint64(len(zeros))}, zeros), archive.ErrTooLarge, "declares"},
+		{"size-lies-short", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: 10}, zeros[:100_000], 0), archive.ErrInvalid, "more bytes than its header"},
+		{"size-lies-long", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: 5000}, []byte(Connection), 0), archive.ErrInvalid, "fewer bytes"},
+		{"cut-deflate-stream", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: uint64(len(Connection))}, []byte(Connection), 8),
+			archive.ErrInvalid, "cut short"},
+		{"bad-checksum", raw(badCRC, []byte(Connection), 0), archive.ErrInvalid, "checksum"},
+		{"encrypted", raw(encrypted, []byte(Connection), 0), archive.ErrInvalid, "encrypted"},
+		{"bomb-entry", raw(zip.FileHeader{Name: "bomb.dst", UncompressedSize64: uint64(len(zeros))}, zeros, 0), archive.ErrTooLarge, "declares"},
 		{"bomb-total", Build(bombParts...), archive.ErrTooLarge, "in all"},
 		{"too-many-entries", Build(crowd...), archive.ErrTooLarge, "entries"},
 		// 8 KB that held the write lock for minutes: one entry 2,000 folders deep.
@@ -141,7 +145,7 @@ func Hostile() []Case {
 		{"truncated-directory", good[:len(good)-10], archive.ErrInvalid, "not a ZIP archive"},
 		{"no-local-header", noLocalHeader, archive.ErrInvalid, "no local file header"},
 		// Only the start of the 64 bytes more is a deflate stream, which ends before the rest.
-		{"data-overlaps-directory", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: uint64(len(Connection)), CompressedSize64: 64}, []byte(Connection)),
+		{"data-overlaps-directory", raw(zip.FileHeader{Name: "a.dst", UncompressedSize64: uint64(len(Connection)), CompressedSize64: 64}, []byte(Connection), 0),
 			archive.ErrInvalid, "past the start of the central directory"},
 		{"not-zip", []byte("this is not a ZIP archive at all"), archive.ErrInvalid, "not a ZIP archive"},
 		{"empty-body", nil, archive.ErrInvalid, "not a ZIP archive"},
