@@ -185,6 +185,11 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
 	}
 	a := &Archive{limits: limits, ra: ra, dataEnd: dir.start}
+	// Sized once for the count declared, as far as the directory's bytes
+	// can hold that many headers, rather than grown by doubling.
+	if n := min(dir.records, uint64(limits.MaxEntries), uint64(size-dir.start)/directoryHeaderLen); n > 0 {
+		a.records, a.Entries = make([]record, 0, n), make([]Entry, 0, n)
+	}
 	var names nameArena
 	var declared uint64
 	var metadata *record
