@@ -1062,12 +1062,19 @@ const decodeAheadWindow = 64
 // decodeAhead inflates and decodes the entries of order on the other
 // cores while the single SQLite writer makes the files: it hands out, in
 // order, one channel per entry that brings its decoded representation.
-// At most decodeAheadWindow entries are held ahead of the writer.
+// At most decodeAheadWindow entries are held ahead of the writer. The
+// decoders are one goroutine per core, kept for the whole restore: a
+// goroutine per entry grew a new stack for the inflater every time.
 func (r *restorer) decodeAhead(ctx context.Context, order []int) <-chan chan decodedEntry {
+	type job struct {
+		entry int
+		done  chan decodedEntry
+	}
 	out := make(chan chan decodedEntry, decodeAheadWindow)
+	jobs := make(chan job, decodeAheadWindow)
 	go func() {
 		defer close(out)
-		busy := make(chan struct{}, runtime.GOMAXPROCS(0))
+		defer close(jobs)
 		for _, i := range order {
 			next := make(chan decodedEntry, 1)
 			select {
@@ -1075,13 +1082,16 @@ func (r *restorer) decodeAhead(ctx context.Context, order []int) <-chan chan dec
 			case <-ctx.Done():
 				return
 			}
-			busy <- struct{}{}
-			go func() {
-				defer func() { <-busy }()
-				next <- r.decode(r.entries[i])
-			}()
+			jobs <- job{i, next} // never blocks long: a decoder's result waits in its channel
 		}
 	}()
+	for range runtime.GOMAXPROCS(0) {
+		go func() {
+			for j := range jobs {
+				j.done <- r.decode(r.entries[j.entry])
+			}
+		}()
+	}
 	return out
 }
 

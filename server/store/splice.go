@@ -331,6 +331,9 @@ func (s *splicer) stringText() (string, bool) {
 	if !strings.Contains(token, `\`) {
 		return token[1 : len(token)-1], true
 	}
+	if text, ok := shortEscaped(token); ok {
+		return text, true
+	}
 	var text string
 	return text, json.Unmarshal([]byte(token), &text) == nil
 }
@@ -342,27 +345,73 @@ func (s *splicer) plainString() (string, bool) {
 		return "", false
 	}
 	for i := s.pos + 1; i < len(s.in); {
-		c := s.in[i]
-		switch {
-		case c == '"':
+		if s.in[i] == '"' {
 			text := s.in[s.pos+1 : i]
 			s.out = append(s.out, s.in[s.pos:i+1]...)
 			s.pos = i + 1
 			return text, true
-		case c < utf8.RuneSelf:
-			if c < 0x20 || c == '\\' || c == '<' || c == '>' || c == '&' {
-				return "", false
-			}
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s.in[i:])
-			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-				return "", false
-			}
-			i += size
 		}
+		size := writtenAsIs(s.in, i)
+		if size == 0 {
+			return "", false
+		}
+		i += size
 	}
 	return "", false
+}
+
+// writtenAsIs returns the size of the character at in[i] when json.Marshal
+// writes it as it is inside a string, 0 when it escapes it (or it is the
+// quote or backslash that a token's text cannot hold unescaped).
+func writtenAsIs(in string, i int) int {
+	if c := in[i]; c < utf8.RuneSelf {
+		if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return 0
+		}
+		return 1
+	}
+	r, size := utf8.DecodeRuneInString(in[i:])
+	if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+		return 0
+	}
+	return size
+}
+
+// shortEscaped returns the text of a string token whose escapes are all
+// ones json.Marshal writes as a backslash and a letter (\" \\ \n \r \t)
+// and whose other characters it writes as they are: a token json.Marshal
+// writes so. Any other token gives false.
+func shortEscaped(token string) (string, bool) {
+	var text strings.Builder
+	text.Grow(len(token))
+	for i := 1; i < len(token)-1; {
+		if token[i] != '\\' {
+			size := writtenAsIs(token, i)
+			if size == 0 {
+				return "", false
+			}
+			text.WriteString(token[i : i+size])
+			i += size
+			continue
+		}
+		if i+1 >= len(token)-1 {
+			return "", false
+		}
+		switch c := token[i+1]; c {
+		case '"', '\\':
+			text.WriteByte(c)
+		case 'n':
+			text.WriteByte('\n')
+		case 'r':
+			text.WriteByte('\r')
+		case 't':
+			text.WriteByte('\t')
+		default:
+			return "", false
+		}
+		i += 2
+	}
+	return text.String(), true
 }
 
 // canonicalString copies a string token that json.Marshal would write the
@@ -372,19 +421,22 @@ func (s *splicer) canonicalString() (string, bool) {
 	if _, ok := s.plainString(); ok {
 		return s.in[start:s.pos], true
 	}
-	// An escape: decode the token and encode it again to compare.
+	// An escape: one json.Marshal writes short, or decode the token and
+	// encode it again to compare.
 	end := s.stringEnd()
 	if end < 0 {
 		return "", false
 	}
 	token := s.in[start:end]
-	var text string
-	if json.Unmarshal([]byte(token), &text) != nil {
-		return "", false
-	}
-	again, err := json.Marshal(text)
-	if err != nil || string(again) != token {
-		return "", false
+	if _, short := shortEscaped(token); !short {
+		var text string
+		if json.Unmarshal([]byte(token), &text) != nil {
+			return "", false
+		}
+		again, err := json.Marshal(text)
+		if err != nil || string(again) != token {
+			return "", false
+		}
 	}
 	s.out = append(s.out[:mark], token...)
 	s.pos = end
