@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/google/uuid"
 )
 
 // RestoreOptions are the flags of a restore, spec section 4.3.
@@ -61,7 +63,7 @@ type RestoreTarget struct {
 // is kept small: a restore of 100,000 files holds 100,000 of them.
 type restoreEntry struct {
 	archive.Entry
-	origUUID string // file.uuid of its representation
+	origUUID entryUUID // file.uuid of its representation
 	sources  []sourceLink
 	existing *existingFile // what the target holds before the restore
 	rights   Rights        // the uploader's rights on existing
@@ -69,11 +71,53 @@ type restoreEntry struct {
 	// uuidShared tells that other entries of the archive have origUUID
 	// too; uuidTaken that a file of the tree holds it.
 	uuidShared, uuidTaken bool
-	// createdID and createdUUID are the file made from the entry, for the
-	// entries that read from it; only that is kept, so what a restore holds
-	// per entry does not grow with the entry's body.
+	// linkedTo tells that other entries read from this one.
+	linkedTo bool
+	// createdID and createdUUID (for an entry linkedTo) are the file made
+	// from the entry, for the entries that read from it; only that is
+	// kept, so what a restore holds per entry does not grow with the
+	// entry's body.
 	createdID   int64
 	createdUUID string
+}
+
+// entryUUID is a representation's file.uuid, lower-cased as the tree keeps
+// UUIDs: the 16 bytes of one written the usual way (36 characters), which
+// a restore of many files keeps without a string each, or any other text.
+type entryUUID struct {
+	bytes [16]byte
+	usual bool
+	other string
+}
+
+func newEntryUUID(text string) entryUUID {
+	text = strings.ToLower(text)
+	if u, err := uuid.Parse(text); err == nil && len(text) == 36 {
+		return entryUUID{bytes: u, usual: true}
+	}
+	return entryUUID{other: strings.Clone(text)}
+}
+
+func (u entryUUID) String() string {
+	if u.usual {
+		return uuid.UUID(u.bytes).String()
+	}
+	return u.other
+}
+
+func (u entryUUID) none() bool { return !u.usual && u.other == "" }
+
+// compare orders UUIDs: equal exactly when their texts are.
+func (u entryUUID) compare(v entryUUID) int {
+	switch {
+	case u.usual && v.usual:
+		return bytes.Compare(u.bytes[:], v.bytes[:])
+	case u.usual:
+		return -1
+	case v.usual:
+		return 1
+	}
+	return strings.Compare(u.other, v.other)
 }
 
 // existingFile is what the restore needs of the file or folder an entry's
@@ -427,12 +471,11 @@ func (idx *RestoreIndex) Inspect(i int, body []byte) error {
 	re := idx.entries[i]
 	var id entryIdentity
 	if _, file, ok := storedRepresentation(body, nil); ok { // no links
-		// Its strings lie in the body: what is kept is copied.
-		id.File.UUID, id.File.Path = strings.Clone(file.UUID), file.Path
+		id.File.UUID, id.File.Path = file.UUID, file.Path // in the body: what is kept is copied
 	} else if err := unmarshalEntry(re.Entry, body, &id); err != nil {
 		return err
 	}
-	re.origUUID = strings.ToLower(id.File.UUID)
+	re.origUUID = newEntryUUID(id.File.UUID)
 	for _, src := range id.links(re.Kind) {
 		re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
 	}
@@ -458,30 +501,33 @@ func (idx *RestoreIndex) Link(a *archive.Archive) {
 	// and a bucket slot per entry.
 	var byUUID []int32
 	for i, re := range idx.entries {
-		if re.origUUID != "" {
+		if !re.origUUID.none() {
 			byUUID = append(byUUID, int32(i))
 		}
 	}
 	// Of entries that share a UUID, the last in the archive is the one linked to.
-	uuidOf := func(i int32) string { return idx.entries[i].origUUID }
-	slices.SortFunc(byUUID, func(i, j int32) int { return cmp.Or(strings.Compare(uuidOf(i), uuidOf(j)), cmp.Compare(i, j)) })
+	uuidOf := func(i int32) entryUUID { return idx.entries[i].origUUID }
+	slices.SortFunc(byUUID, func(i, j int32) int { return cmp.Or(uuidOf(i).compare(uuidOf(j)), cmp.Compare(i, j)) })
 	for k := 1; k < len(byUUID); k++ {
-		if prev, this := idx.entries[byUUID[k-1]], idx.entries[byUUID[k]]; prev.origUUID == this.origUUID {
+		if prev, this := idx.entries[byUUID[k-1]], idx.entries[byUUID[k]]; prev.origUUID.compare(this.origUUID) == 0 {
 			prev.uuidShared, this.uuidShared = true, true
 		}
 	}
 	for _, re := range idx.entries {
 		for k := range re.sources {
 			link := &re.sources[k]
-			id := strings.ToLower(link.ref.UUID)
-			at, found := slices.BinarySearchFunc(byUUID, id, func(i int32, id string) int { return strings.Compare(uuidOf(i), id) })
-			for found && at+1 < len(byUUID) && uuidOf(byUUID[at+1]) == id {
+			id := newEntryUUID(link.ref.UUID)
+			at, found := slices.BinarySearchFunc(byUUID, id, func(i int32, id entryUUID) int { return uuidOf(i).compare(id) })
+			for found && at+1 < len(byUUID) && uuidOf(byUUID[at+1]).compare(id) == 0 {
 				at++
 			}
-			if found && id != "" {
+			if found && !id.none() {
 				link.internal = int(byUUID[at])
 			} else if i, ok := entryAtOrigPath(a, idx.backedUp, link.ref.Path); ok {
 				link.internal = i
+			}
+			if link.internal >= 0 {
+				idx.entries[link.internal].linkedTo = true
 			}
 		}
 	}
@@ -669,17 +715,17 @@ func (r *restorer) checkUUIDs(ctx context.Context, _ File) error {
 	var ids []any
 	ask := func() error {
 		taken, err := selectedAmong[string](ctx, r.q, "uuids", `SELECT uuid FROM files WHERE uuid`, ids)
-		for _, e := range asked {
-			e.uuidTaken = taken[e.origUUID]
+		for k, e := range asked {
+			e.uuidTaken = taken[ids[k].(string)]
 		}
 		asked, ids = asked[:0], ids[:0]
 		return err
 	}
 	for _, e := range r.entries {
-		if e.IsFolder() || e.existing != nil || e.skipped != "" || e.origUUID == "" {
+		if e.IsFolder() || e.existing != nil || e.skipped != "" || e.origUUID.none() {
 			continue
 		}
-		asked, ids = append(asked, e), append(ids, e.origUUID)
+		asked, ids = append(asked, e), append(ids, e.origUUID.String())
 		if len(ids) == existingBatch {
 			if err := ask(); err != nil {
 				return err
@@ -1215,7 +1261,9 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEnt
 	if e.createdID, err = batch.add(ctx, row); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	e.createdUUID = row.uuid
+	if e.linkedTo {
+		e.createdUUID = row.uuid
+	}
 	return nil
 }
 
@@ -1223,13 +1271,14 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEnt
 // file of the tree holds it (a copy beside the original) or a file this
 // restore made took it first; then "", a new one.
 func (r *restorer) uuidFor(e *restoreEntry) string {
+	id := e.origUUID.String()
 	switch {
-	case e.uuidTaken || (e.uuidShared && r.claimed[e.origUUID]):
+	case e.uuidTaken || (e.uuidShared && r.claimed[id]):
 		return ""
 	case e.uuidShared:
-		r.claimed[e.origUUID] = true
+		r.claimed[id] = true
 	}
-	return e.origUUID
+	return id
 }
 
 // overwriteFile replaces an existing file's representation in place: its
