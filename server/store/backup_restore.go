@@ -66,58 +66,65 @@ type restoreEntry struct {
 	origUUID entryUUID // file.uuid of its representation
 	sources  []sourceLink
 	existing *existingFile // what the target holds before the restore
-	rights   Rights        // the uploader's rights on existing
 	skipped  string
+	rights   Rights // the uploader's rights on existing
 	// uuidShared tells that other entries of the archive have origUUID
 	// too; uuidTaken that a file of the tree holds it.
 	uuidShared, uuidTaken bool
-	// linkedTo tells that other entries read from this one.
+	// linkedTo tells that other entries read from this one: the restorer
+	// keeps the UUID of the file made from it (createdUUIDs).
 	linkedTo bool
-	// createdID and createdUUID (for an entry linkedTo) are the file made
-	// from the entry, for the entries that read from it; only that is
-	// kept, so what a restore holds per entry does not grow with the
-	// entry's body.
-	createdID   int64
-	createdUUID string
+	// createdID is the file made from the entry, for the entries that
+	// read from it.
+	createdID int64
 }
 
 // entryUUID is a representation's file.uuid, lower-cased as the tree keeps
-// UUIDs: the 16 bytes of one written the usual way (36 characters), which
-// a restore of many files keeps without a string each, or any other text.
+// UUIDs: the 16 bytes of one written the usual way (36 characters, not
+// the nil UUID), which a restore of many files keeps without a string
+// each, or any other text. The zero value is no UUID.
 type entryUUID struct {
 	bytes [16]byte
-	usual bool
-	other string
+	other *string // nil for the usual ones
 }
 
 func newEntryUUID(text string) entryUUID {
 	text = strings.ToLower(text)
-	if u, err := uuid.Parse(text); err == nil && len(text) == 36 {
-		return entryUUID{bytes: u, usual: true}
+	if u, err := uuid.Parse(text); err == nil && len(text) == 36 && u != uuid.Nil {
+		return entryUUID{bytes: u}
 	}
-	return entryUUID{other: strings.Clone(text)}
+	if text == "" {
+		return entryUUID{}
+	}
+	text = strings.Clone(text)
+	return entryUUID{other: &text}
 }
+
+func (u entryUUID) usual() bool { return u.other == nil && u.bytes != uuid.Nil }
+
+func (u entryUUID) none() bool { return u == entryUUID{} }
 
 func (u entryUUID) String() string {
-	if u.usual {
+	switch {
+	case u.usual():
 		return uuid.UUID(u.bytes).String()
+	case u.none():
+		return ""
 	}
-	return u.other
+	return *u.other
 }
-
-func (u entryUUID) none() bool { return !u.usual && u.other == "" }
 
 // compare orders UUIDs: equal exactly when their texts are.
 func (u entryUUID) compare(v entryUUID) int {
 	switch {
-	case u.usual && v.usual:
+	case u.usual() && v.usual():
 		return bytes.Compare(u.bytes[:], v.bytes[:])
-	case u.usual:
+	case u.usual():
 		return -1
-	case v.usual:
+	case v.usual():
 		return 1
 	}
-	return strings.Compare(u.other, v.other)
+	return strings.Compare(u.String(), v.String())
 }
 
 // existingFile is what the restore needs of the file or folder an entry's
@@ -164,6 +171,8 @@ type restorer struct {
 	// claimed are the UUIDs entries share that a file made by the restore
 	// took: the others that have it get new ones.
 	claimed map[string]bool
+	// createdUUIDs are the UUIDs of the files made from entries linkedTo.
+	createdUUIDs map[*restoreEntry]string
 }
 
 // RestoreIndex is an archive read for a restore: every file's identity and
@@ -305,7 +314,8 @@ func forgetFindings(entries []*restoreEntry) {
 func newRestorer(ctx context.Context, q Queries, user User, opt RestoreOptions, a *archive.Archive, entries []*restoreEntry) *restorer {
 	r := &restorer{q: q, user: user, opt: opt, archive: a, entries: entries,
 		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{},
-		inherited: map[int64]*Permissions{}, claimed: map[string]bool{}}
+		inherited: map[int64]*Permissions{}, claimed: map[string]bool{},
+		createdUUIDs: map[*restoreEntry]string{}}
 	r.vis, _ = q.NewVisibility(ctx, user)
 	return r
 }
@@ -1189,7 +1199,7 @@ func (r *restorer) encode(e *restoreEntry, cfg model.Configuration) (*storedConf
 	for k, link := range e.sources {
 		if link.internal >= 0 {
 			src := r.entries[link.internal]
-			sources[k] = File{ID: src.createdID, Path: r.target(src), UUID: src.createdUUID, Kind: src.Kind}
+			sources[k] = File{ID: src.createdID, Path: r.target(src), UUID: r.createdUUIDs[src], Kind: src.Kind}
 		} else {
 			sources[k] = link.external
 		}
@@ -1262,7 +1272,7 @@ func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEnt
 		return fmt.Errorf("restore: %w", err)
 	}
 	if e.linkedTo {
-		e.createdUUID = row.uuid
+		r.createdUUIDs[e] = row.uuid
 	}
 	return nil
 }
@@ -1290,7 +1300,7 @@ func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model
 	links := make([]model.SourceRef, len(e.sources))
 	for k, link := range e.sources {
 		if link.internal >= 0 {
-			links[k] = model.SourceRef{UUID: r.entries[link.internal].createdUUID}
+			links[k] = model.SourceRef{UUID: r.createdUUIDs[r.entries[link.internal]]}
 		} else {
 			links[k] = model.SourceRef{UUID: link.external.UUID}
 		}
@@ -1315,7 +1325,10 @@ func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model
 	if err := r.applyRecorded(ctx, e, f); err != nil {
 		return err
 	}
-	e.createdID, e.createdUUID = f.ID, f.UUID
+	e.createdID = f.ID
+	if e.linkedTo {
+		r.createdUUIDs[e] = f.UUID
+	}
 	return nil
 }
 
