@@ -182,7 +182,55 @@ func compatSeeds(f testing.TB) [][]byte {
 	ours, _ := writeSample(f, []string{archive.SectionOwner, archive.SectionGroupPermissions})
 	described := archivetest.Build(archivetest.Entry{Name: "Data/"}, archivetest.Entry{Name: "Data/a.dst", Body: archivetest.Connection},
 		archivetest.Entry{Name: "Data/Deep/b.wbk", Body: strings.Repeat(`{"sheets":[]}`, 20)})
-	return [][]byte{ours, described, zip64End(f, described), zip64End(f, ours), plainArchive(f, zip.Store), plainArchive(f, zip.Deflate)}
+	seeds := [][]byte{ours, described, zip64End(f, described), zip64End(f, ours), plainArchive(f, zip.Store), plainArchive(f, zip.Deflate)}
+	for _, stubbed := range stubbedArchives(f) {
+		seeds = append(seeds, stubbed)
+	}
+	return seeds
+}
+
+// stubbedArchives are archives after a stub of other data, as
+// self-extracting archives are: one whose offsets count from its own
+// start, and one whose offsets count from the file's (archive/zip's
+// SetOffset, zip -A).
+func stubbedArchives(t testing.TB) map[string][]byte {
+	stub := bytes.Repeat([]byte("#!/bin/sh\nexit 0\n"), 10)
+	appended := func(offset int64) []byte {
+		var buf bytes.Buffer
+		buf.Write(stub)
+		zw := zip.NewWriter(&buf)
+		zw.SetOffset(offset)
+		for _, name := range []string{"Data/", "Data/a.dst"} {
+			w, err := zw.Create(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == "Data/a.dst" {
+				io.WriteString(w, archivetest.Connection)
+			}
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	return map[string][]byte{"offsets from the archive": appended(0), "offsets from the file": appended(int64(len(stub)))}
+}
+
+// TestArchiveAfterAStubReads reads archives that follow other data.
+func TestArchiveAfterAStubReads(t *testing.T) {
+	for name, body := range stubbedArchives(t) {
+		a, err := archive.Open(bytes.NewReader(body), int64(len(body)), archive.Limits{}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(a.Entries) != 2 {
+			t.Fatalf("%s: entries %+v", name, a.Entries)
+		}
+		if got, err := a.ReadFile(a.Entries[1]); err != nil || string(got) != archivetest.Connection {
+			t.Fatalf("%s: body %q, %v", name, got, err)
+		}
+	}
 }
 
 // plainArchive is a few entries written with CreateRaw in one method: no
