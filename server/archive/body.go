@@ -15,18 +15,49 @@ import (
 // keeps its buffers and inflater from one entry to the next: a restore
 // reads a hundred thousand bodies of a few hundred bytes.
 type bodyReader struct {
-	ra       io.ReaderAt
-	dataEnd  int64 // where the central directory starts: no data lies past it
-	section  io.SectionReader
-	buffered *bufio.Reader // gives the inflater a ByteReader, so it wraps none of its own
-	inflater io.ReadCloser // a flate reader, reset for each deflated entry
-	scratch  []byte        // what a body not kept is read through
+	src source
+	// directory reads an entry's central directory header again, in one
+	// small read most of the time: what reading a body needs is not kept
+	// per entry between the reads.
+	directory        *bufio.Reader
+	directorySection io.SectionReader
+	header           directoryHeader
+	headerScratch    []byte
+	section          io.SectionReader
+	buffered         *bufio.Reader // gives the inflater a ByteReader, so it wraps none of its own
+	inflater         io.ReadCloser // a flate reader, reset for each deflated entry
+	scratch          []byte        // what a body not kept is read through
 	// body is the last body read with keep set; the next read reuses it.
 	body []byte
 }
 
-func newBodyReader(ra io.ReaderAt, dataEnd int64) *bodyReader {
-	return &bodyReader{ra: ra, dataEnd: dataEnd}
+// source is where an archive's bytes are, and how its directory's offsets
+// are read.
+type source struct {
+	ra      io.ReaderAt
+	size    int64
+	dataEnd int64 // where the central directory starts: no data lies past it
+	base    int64 // added to every offset the directory gives (see directory)
+}
+
+func newBodyReader(src source) *bodyReader {
+	return &bodyReader{src: src}
+}
+
+// record reads the central directory header at the offset at again, which
+// Open read and judged, and returns what reading the entry's body needs.
+func (r *bodyReader) record(at int64) (*record, error) {
+	r.directorySection = *io.NewSectionReader(r.src.ra, at, r.src.size-at)
+	if r.directory == nil {
+		r.directory = bufio.NewReaderSize(&r.directorySection, 256) // a header with a name of 200 bytes
+	} else {
+		r.directory.Reset(&r.directorySection)
+	}
+	if err := readDirectoryHeader(r.directory, &r.header, &r.headerScratch); err != nil {
+		return nil, fmt.Errorf("its central directory header no longer reads: %v", err)
+	}
+	r.header.offset += r.src.base
+	return &r.header.record, nil
 }
 
 // bodyReaders keeps body readers for ReadFile, which callers may run on
@@ -89,27 +120,37 @@ func (r *bodyReader) read(rec *record, name string, keep bool) ([]byte, error) {
 	return r.body[:n], nil
 }
 
+// readEntry reads an entry's central directory header again, then its
+// body as read does.
+func (r *bodyReader) readEntry(e Entry, keep bool) ([]byte, error) {
+	rec, err := r.record(e.header - 1)
+	if err != nil {
+		return nil, fmt.Errorf("%w: entry %q: %v", ErrInvalid, e.Path, err)
+	}
+	return r.read(rec, e.Path, keep)
+}
+
 // open reads the local header of an entry, checks where its data lies and
 // returns a reader of the data, inflated.
 func (r *bodyReader) open(rec *record) (io.Reader, error) {
 	var local [localHeaderLen]byte
-	if rec.offset < 0 || rec.offset > r.dataEnd-localHeaderLen {
+	if rec.offset < 0 || rec.offset > r.src.dataEnd-localHeaderLen {
 		return nil, errors.New("its local header lies outside the archive")
 	}
-	if _, err := r.ra.ReadAt(local[:], rec.offset); err != nil {
+	if _, err := r.src.ra.ReadAt(local[:], rec.offset); err != nil {
 		return nil, fmt.Errorf("its local header does not read: %v", err)
 	}
 	if binary.LittleEndian.Uint32(local[:]) != localHeaderSignature {
 		return nil, errors.New("no local file header where the central directory points")
 	}
 	start := rec.offset + localHeaderLen + int64(binary.LittleEndian.Uint16(local[26:])) + int64(binary.LittleEndian.Uint16(local[28:]))
-	if start > r.dataEnd || rec.csize > uint64(r.dataEnd-start) {
+	if start > r.src.dataEnd || rec.csize > uint64(r.src.dataEnd-start) {
 		return nil, errors.New("its data runs past the start of the central directory")
 	}
 	if rec.folder {
 		return nil, nil
 	}
-	r.section = *io.NewSectionReader(r.ra, start, int64(rec.csize))
+	r.section = *io.NewSectionReader(r.src.ra, start, int64(rec.csize))
 	if r.buffered == nil {
 		r.buffered = bufio.NewReaderSize(&r.section, 32<<10)
 	} else {

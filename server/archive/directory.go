@@ -64,6 +64,8 @@ type record struct {
 // directoryHeader is one central directory header, valid until the next is read.
 type directoryHeader struct {
 	record
+	at             int64 // where it is in the file
+	length         int64 // its bytes, name, extra field and comment included
 	flags          uint16
 	creatorVersion uint16
 	externalAttrs  uint32
@@ -214,8 +216,9 @@ func readDirectory(ra io.ReaderAt, size int64, d directory, visit func(h *direct
 	var h directoryHeader
 	var scratch []byte
 	read := uint64(0)
-	for readDirectoryHeader(br, &h, &scratch) == nil {
+	for at := d.start; readDirectoryHeader(br, &h, &scratch) == nil; at += h.length {
 		h.offset += d.base
+		h.at = at
 		if err := visit(&h); err != nil {
 			return err
 		}
@@ -259,6 +262,7 @@ func readDirectoryHeader(br *bufio.Reader, h *directoryHeader, scratch *[]byte) 
 	if _, err := br.Discard(commentLen); err != nil {
 		return err
 	}
+	h.length = int64(directoryHeaderLen + nameLen + extraLen + commentLen)
 	h.name = rest[:nameLen]
 	h.folder = nameLen > 0 && rest[nameLen-1] == '/'
 	return readZip64Extra(rest[nameLen:], &h.record, usize == 0xffffffff, csize == 0xffffffff, offset == 0xffffffff)

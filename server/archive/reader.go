@@ -81,9 +81,10 @@ func (l Limits) WithDefaults() Limits {
 type Entry struct {
 	Path string
 	Kind model.Kind // model.KindFolder for folders
-	// record is 1 + the index of the entry's record in Archive.records, 0
-	// for a folder that only the paths below it imply.
-	record int32
+	// header is 1 + the offset of the entry's central directory header in
+	// the file, 0 for a folder that only the paths below it imply. What
+	// reading its body needs is read there again when it is read.
+	header int64
 }
 
 // IsFolder reports whether the entry is a folder.
@@ -98,13 +99,7 @@ type Archive struct {
 	Metadata *Metadata
 	limits   Limits
 	spool    *os.File
-	ra       io.ReaderAt
-	// dataEnd is where the central directory starts; no entry's data may
-	// run past it.
-	dataEnd int64
-	// records are where the explicit entries' bodies lie, in the order of
-	// the central directory.
-	records []record
+	src      source
 }
 
 // An Inspector sees an archive's files as Read or Open checks their
@@ -184,17 +179,18 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 	if err != nil {
 		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
 	}
-	a := &Archive{limits: limits, ra: ra, dataEnd: dir.start}
+	a := &Archive{limits: limits, src: source{ra: ra, size: size, dataEnd: dir.start, base: dir.base}}
 	// Sized once for the count declared, as far as the directory's bytes
 	// can hold that many headers, rather than grown by doubling.
 	if n := min(dir.records, uint64(limits.MaxEntries), uint64(size-dir.start)/directoryHeaderLen); n > 0 {
-		a.records, a.Entries = make([]record, 0, n), make([]Entry, 0, n)
+		a.Entries = make([]Entry, 0, n)
 	}
+	read := 0
 	var names nameArena
 	var declared uint64
 	var metadata *record
 	err = readDirectory(ra, size, dir, func(h *directoryHeader) error {
-		if len(a.records) == limits.MaxEntries {
+		if read++; read > limits.MaxEntries {
 			return fmt.Errorf("%w: more than %d entries, at most %d allowed", ErrTooLarge, limits.MaxEntries, limits.MaxEntries)
 		}
 		name, kind, err := judgeEntry(h, names.add(h.name))
@@ -219,8 +215,7 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 			*metadata = h.record
 			return nil
 		}
-		a.records = append(a.records, h.record)
-		a.Entries = append(a.Entries, Entry{Path: name, Kind: kind, record: int32(len(a.records))})
+		a.Entries = append(a.Entries, Entry{Path: name, Kind: kind, header: h.at + 1})
 		return nil
 	})
 	if err != nil {
@@ -406,19 +401,19 @@ func (a *Archive) checkBodies(metadata *record, in Inspector) error {
 	var wg sync.WaitGroup
 	for first := range workers {
 		wg.Go(func() {
-			r := newBodyReader(a.ra, a.dataEnd)
+			r := newBodyReader(a.src)
 			for k := first; k <= files && !failed.Load(); k += workers {
-				rec, name, keep := metadata, MetadataName, false
-				if k < files {
+				var body []byte
+				var err error
+				switch {
+				case k == files && metadata != nil:
+					body, err = r.read(metadata, MetadataName, false)
+				case k < files && a.Entries[k].header > 0: // not a folder only the paths below it imply
 					e := a.Entries[k]
-					rec, name, keep = a.record(e), e.Path, in != nil && !e.IsFolder()
-				}
-				if rec == nil { // a folder only the paths below it imply, or no metadata
-					continue
-				}
-				body, err := r.read(rec, name, keep)
-				if err == nil && keep {
-					err = in.Inspect(k, body)
+					keep := in != nil && !e.IsFolder()
+					if body, err = r.readEntry(e, keep); err == nil && keep {
+						err = in.Inspect(k, body)
+					}
 				}
 				if err != nil {
 					mu.Lock()
@@ -435,32 +430,24 @@ func (a *Archive) checkBodies(metadata *record, in Inspector) error {
 	return refused
 }
 
-// record returns where an entry's body lies, nil for an implied folder.
-func (a *Archive) record(e Entry) *record {
-	if e.record <= 0 || int(e.record) > len(a.records) {
-		return nil
-	}
-	return &a.records[e.record-1]
-}
-
 // ReadFile returns the body of a file entry. Several may run at once.
 func (a *Archive) ReadFile(e Entry) ([]byte, error) {
-	rec := a.record(e)
-	if rec == nil || e.IsFolder() {
+	if e.header <= 0 || e.IsFolder() {
 		return nil, fmt.Errorf("read %s: a folder has no body", e.Path)
 	}
-	return a.readBody(rec, e.Path)
+	return a.withReader(func(r *bodyReader) ([]byte, error) { return r.readEntry(e, true) })
 }
 
-// readBody reads one body with a pooled reader, and gives the body away.
-func (a *Archive) readBody(rec *record, name string) ([]byte, error) {
+// withReader runs read with a pooled body reader and gives the body it
+// returns away.
+func (a *Archive) withReader(read func(r *bodyReader) ([]byte, error)) ([]byte, error) {
 	r, ok := bodyReaders.Get().(*bodyReader)
 	if !ok {
-		r = newBodyReader(nil, 0)
+		r = newBodyReader(a.src)
 	}
-	r.ra, r.dataEnd = a.ra, a.dataEnd
-	body, err := r.read(rec, name, true)
-	r.ra, r.body = nil, nil // the body is the caller's now, the archive no longer the reader's
+	r.src = a.src
+	body, err := read(r)
+	r.src, r.body = source{}, nil // the body is the caller's now, the archive no longer the reader's
 	bodyReaders.Put(r)
 	return body, err
 }
@@ -468,7 +455,7 @@ func (a *Archive) readBody(rec *record, name string) ([]byte, error) {
 // readMetadata decodes the permissions entry strictly; every path it names
 // must be an entry of the archive.
 func (a *Archive) readMetadata(rec *record) (*Metadata, error) {
-	body, err := a.readBody(rec, MetadataName)
+	body, err := a.withReader(func(r *bodyReader) ([]byte, error) { return r.read(rec, MetadataName, true) })
 	if err != nil {
 		return nil, err
 	}
