@@ -23,6 +23,7 @@ type bodyReader struct {
 	directorySection io.SectionReader
 	header           directoryHeader
 	headerScratch    []byte
+	local            [localHeaderLen]byte // in the reader, not on a stack it would escape from
 	section          io.SectionReader
 	buffered         *bufio.Reader // gives the inflater a ByteReader, so it wraps none of its own
 	inflater         io.ReadCloser // a flate reader, reset for each deflated entry
@@ -133,14 +134,14 @@ func (r *bodyReader) readEntry(e Entry, keep bool) ([]byte, error) {
 // open reads the local header of an entry, checks where its data lies and
 // returns a reader of the data, inflated.
 func (r *bodyReader) open(rec *record) (io.Reader, error) {
-	var local [localHeaderLen]byte
+	local := r.local[:]
 	if rec.offset < 0 || rec.offset > r.src.dataEnd-localHeaderLen {
 		return nil, errors.New("its local header lies outside the archive")
 	}
-	if _, err := r.src.ra.ReadAt(local[:], rec.offset); err != nil {
+	if _, err := r.src.ra.ReadAt(local, rec.offset); err != nil {
 		return nil, fmt.Errorf("its local header does not read: %v", err)
 	}
-	if binary.LittleEndian.Uint32(local[:]) != localHeaderSignature {
+	if binary.LittleEndian.Uint32(local) != localHeaderSignature {
 		return nil, errors.New("no local file header where the central directory points")
 	}
 	start := rec.offset + localHeaderLen + int64(binary.LittleEndian.Uint16(local[26:])) + int64(binary.LittleEndian.Uint16(local[28:]))

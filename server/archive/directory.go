@@ -234,13 +234,16 @@ func readDirectory(ra io.ReaderAt, size int64, d directory, visit func(h *direct
 }
 
 // readDirectoryHeader reads the next header into h; h.name is valid until
-// the next call, in scratch.
+// the next call, in scratch (which the fixed part is read into too: a local
+// array would escape to the heap through io.ReadFull, once a header).
 func readDirectoryHeader(br *bufio.Reader, h *directoryHeader, scratch *[]byte) error {
-	var fixed [directoryHeaderLen]byte
-	if _, err := io.ReadFull(br, fixed[:]); err != nil {
+	if cap(*scratch) < directoryHeaderLen {
+		*scratch = make([]byte, 512)
+	}
+	b := (*scratch)[:directoryHeaderLen]
+	if _, err := io.ReadFull(br, b); err != nil {
 		return err
 	}
-	b := fixed[:]
 	u16 := func(at int) uint16 { return binary.LittleEndian.Uint16(b[at:]) }
 	u32 := func(at int) uint32 { return binary.LittleEndian.Uint32(b[at:]) }
 	if u32(0) != directoryHeaderSignature {
