@@ -320,7 +320,10 @@ func checkName(raw string) error {
 	if r, found := model.TerminalControlIn(raw); found {
 		return fmt.Errorf("%w: entry name %q holds %U, a control character a terminal would act on", ErrInvalid, raw, r)
 	}
-	for _, seg := range strings.Split(strings.TrimSuffix(raw, "/"), "/") {
+	// Segment by segment without strings.Split, which allocated a slice an entry.
+	for rest, more := strings.TrimSuffix(raw, "/"), true; more; {
+		var seg string
+		seg, rest, more = strings.Cut(rest, "/")
 		switch seg {
 		case "..":
 			return fmt.Errorf("%w: entry name %q climbs out with ..", ErrInvalid, raw)
