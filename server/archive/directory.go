@@ -9,7 +9,8 @@ import (
 )
 
 // The central directory is read here as a stream, one header at a time,
-// and of each entry only what reading its body needs is kept (a record):
+// and of each entry only its name and where its header is are kept; what
+// reading its body needs (a record) is read from the header again then.
 // archive/zip keeps a *zip.File of some 250 bytes, with its name, extra
 // field and comment, for every entry, which made a restore's memory grow
 // with its entry count. The layout is APPNOTE.TXT's (sections 4.3.12 to

@@ -168,8 +168,9 @@ func (a *Archive) Close() error {
 // shows in (when not nil) the body of every file entry that passes. Paths
 // are capped in depth and length, so no entry makes the restore walk
 // thousands of folders. Of each entry it keeps its path, its kind and
-// where its body lies (a record of 32 bytes), so an archive of many
-// entries takes little memory while it is restored.
+// where its central directory header is (an Entry of 40 bytes, and the
+// path's bytes), so an archive of many entries takes little memory while
+// it is restored.
 func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, error) {
 	limits = limits.WithDefaults()
 	if size > limits.MaxUploadBytes {
@@ -211,8 +212,8 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 			if metadata != nil {
 				return fmt.Errorf("%w: entry %q appears twice", ErrInvalid, name)
 			}
-			metadata = &record{}
-			*metadata = h.record
+			rec := h.record
+			metadata = &rec
 			return nil
 		}
 		a.Entries = append(a.Entries, Entry{Path: name, Kind: kind, header: h.at + 1})
