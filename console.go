@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/mattn/go-runewidth"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -181,8 +182,12 @@ func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
 	go runewidth.StringWidth("…")
 	// At 120 frames a second, a frame waits at most 8 ms for the renderer's
 	// tick (Bubble Tea draws only on its tick): the tree shows that much
-	// sooner after the root folder arrives.
-	_, err = tea.NewProgram(m, tea.WithContext(hangup), tea.WithFPS(120)).Run()
+	// sooner after the root folder arrives. lipgloss detected the colour
+	// profile at its init from the same stdout and environment Bubble Tea
+	// would detect it from again before its renderer starts (inside tmux
+	// each detection runs `tmux info`, milliseconds).
+	program := tea.NewProgram(m, tea.WithContext(hangup), tea.WithFPS(120), tea.WithColorProfile(lipgloss.Writer.Profile))
+	_, err = program.Run()
 	if hangup.Err() != nil {
 		return nil
 	}
