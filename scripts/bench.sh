@@ -21,6 +21,8 @@
 #            folder's content (TestFirstFrameProbe), beside one curl of the
 #            two requests that frame needs (the root folder, the running jobs)
 #
+# On a filesystem mounted with discard (a deleted file stalls the next writes),
+# run it as TMPDIR=/dev/shm bash scripts/bench.sh: the README says why.
 # Needs bash, awk, curl, zip, unzip, sqlite3, Linux /proc and /dev/ptmx. Run from the
 # repository root. Timing is wall clock: on a shared machine only the
 # ratios, taken in turn, mean anything.
