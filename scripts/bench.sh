@@ -14,6 +14,8 @@
 #   backup   curl of GET …/backup of 10,000 files from `dapconsole serve`
 #            beside `zip -qr` of the same files on disk
 #   restore  curl of PUT …/restore of that archive beside `unzip -q` of it
+#   heap     the restore's peak heap at 10,000 and 100,000 files (server
+#            BenchmarkRestore, once, after the rounds; its ratio is its growth)
 #   import   a 1,000,000-row CSV import job (server/jobs BenchmarkImport1MRows)
 #            beside `sqlite3 .import` of the same file into a database file
 #   frame    the console started on a pty against that `dapconsole serve`,
@@ -99,6 +101,14 @@ for round in $(seq "$rounds"); do
 done
 serve_hwm=$(awk '/VmHWM/ {print $2}' "/proc/$server_pid/status")
 
+# The restore's heap at 10,000 and at 100,000 files, once each: the
+# server's BenchmarkRestore reports the peak above what the heap held
+# before the restore (filling 100,000 files takes most of a minute).
+echo "restoring 10,000 and 100,000 files in process…" >&2
+(cd server && "$work/server.test" -test.run '^$' -test.bench '^BenchmarkRestore$' -test.benchtime 1x) |
+	awk '/^BenchmarkRestore\// {n = $1; sub(/-[0-9]+$/, "", n); sub(/.*=/, "", n); for (i = 2; i < NF; i++) if ($(i + 1) == "peak-heap-MiB") print n, $i}' > "$work/restore-heap"
+heap() { awk -v n="$1" '$1 == n {print $2}' "$work/restore-heap"; }
+
 m() { median "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 ms() { awk -v ns="$1" 'BEGIN {printf "%.3f ms", ns / 1e6}'; }
@@ -128,6 +138,7 @@ printf '| %-44s | %-22s | %-22s | %-7s |\n' "restore 10k files (PUT) vs unzip -q
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "first frame vs curl of its 2 requests" "$(ms "$(m frame)")" "$(ms "$(m curl2)")" "$(ratio "$(m frame)" "$(m curl2)")"
 rows() { awk -v ns="$1" 'BEGIN {printf "%.0fk rows/s", 1e6 / (ns / 1e9) / 1e3}'; }
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "import 1M-row CSV vs sqlite3 .import (rows/s)" "$(rows "$(m importengine)")" "$(rows "$(m sqlite3sqlite3-cli)")" "$(ratio "$(m sqlite3sqlite3-cli)" "$(m importengine)")"
+printf '| %-44s | %-22s | %-22s | %-7s |\n' "restore peak heap, 10k -> 100k files" "$(heap 10000) -> $(heap 100000) MiB" "—" "$(ratio "$(heap 100000)" "$(heap 10000)")"
 echo
 echo "serve peak RSS over the run (VmHWM): $serve_hwm KiB"
 echo "ratios: growth, the pane's growth over the table's; import, our rows/s over sqlite3's (> 1 is faster); the others, our time over the reference's (< 1 is faster)"
