@@ -119,20 +119,8 @@ func (s *Secrets) open(b64 string) (string, error) {
 // server with another key) as the password, and the connection would fail
 // later with nobody told why. Anything else is plain text and gets sealed.
 func (s *Secrets) Accept(value string) (string, error) {
-	if strings.HasPrefix(value, "SECURE:") {
-		if _, err := s.Reveal(value); err != nil {
-			return "", fmt.Errorf("%w: %v", ErrBadInput, err)
-		}
-		return value, nil
-	}
-	if blob, ok := strings.CutSuffix(value, encodedSuffix); ok && blob != "" {
-		if _, err := s.open(blob); err == nil {
-			return securePrefix + blob, nil
-		}
-		if _, err := base64.StdEncoding.DecodeString(blob); err == nil {
-			return "", fmt.Errorf("%w: an encoded secret that this server's key does not open (read from another server?); "+
-				"send the plain value, or a SECURE: value made by `dapconsole encrypt --data DIR` with this server's data directory", ErrBadInput)
-		}
+	if stored, sealed, err := s.alreadySealed(value); sealed || err != nil {
+		return stored, err
 	}
 	return s.Seal(value), nil
 }
@@ -141,11 +129,30 @@ func (s *Secrets) Accept(value string) (string, error) {
 // stored form is the same every time; a plain value (Accept seals it anew
 // each time) or one Accept refuses gives false.
 func (s *Secrets) acceptSealed(value string) (string, bool) {
-	if !strings.HasPrefix(value, "SECURE:") && !strings.HasSuffix(value, encodedSuffix) {
-		return "", false
+	stored, sealed, err := s.alreadySealed(value)
+	return stored, sealed && err == nil
+}
+
+// alreadySealed returns the stored form of a SECURE or encoded value that
+// opens with this key (sealed), refuses one that looks so but does not
+// open, and tells anything else apart as plain text (neither).
+func (s *Secrets) alreadySealed(value string) (stored string, sealed bool, err error) {
+	if strings.HasPrefix(value, "SECURE:") {
+		if _, err := s.Reveal(value); err != nil {
+			return "", false, fmt.Errorf("%w: %v", ErrBadInput, err)
+		}
+		return value, true, nil
 	}
-	sealed, err := s.Accept(value)
-	return sealed, err == nil && (sealed == value || sealed == securePrefix+strings.TrimSuffix(value, encodedSuffix))
+	if blob, ok := strings.CutSuffix(value, encodedSuffix); ok && blob != "" {
+		if _, err := s.open(blob); err == nil {
+			return securePrefix + blob, true, nil
+		}
+		if _, err := base64.StdEncoding.DecodeString(blob); err == nil {
+			return "", false, fmt.Errorf("%w: an encoded secret that this server's key does not open (read from another server?); "+
+				"send the plain value, or a SECURE: value made by `dapconsole encrypt --data DIR` with this server's data directory", ErrBadInput)
+		}
+	}
+	return "", false, nil
 }
 
 // Encode turns a sealed value into the form a read returns: the ciphertext in
