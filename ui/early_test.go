@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -30,4 +31,18 @@ func TestFirstFrameTakesTheEarlyRootRead(t *testing.T) {
 	}
 	c.keys("r")
 	c.waitFor("MadeLater/")
+}
+
+// TestFailedEarlyRootReadIsToldAndRetried: a root folder read that failed
+// before the program started is told in the status line as the tree's
+// first read failing, and a refresh reads the tree anew.
+func TestFailedEarlyRootReadIsToldAndRetried(t *testing.T) {
+	c := startConsole(t, consoleOpts{started: func(ctx *common.Context) {
+		ctx.FirstRoot = common.StartEarly(context.Background(), func(context.Context) (model.Folder, error) {
+			return model.Folder{}, errors.New("connection refused")
+		})
+	}})
+	c.waitFor("reading the root folder: connection refused")
+	c.keys("r")
+	c.waitFor("Exports/")
 }

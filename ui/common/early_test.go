@@ -10,8 +10,9 @@ import (
 )
 
 // TestEarlyAnswersTheFirstReadOnly: the first Or waits for the read started
-// early and does not read again; later ones, and a nil Early, read anew; a
-// context that ends first gets the read's own error for it.
+// early and does not read again, whatever it answered (a server down at the
+// start is told as any first read's failure); later ones, and a nil Early,
+// read anew; a context that ends first gets the read's own error for it.
 func TestEarlyAnswersTheFirstReadOnly(t *testing.T) {
 	fresh := func(ctx context.Context) (string, error) {
 		if err := ctx.Err(); err != nil {
@@ -21,6 +22,8 @@ func TestEarlyAnswersTheFirstReadOnly(t *testing.T) {
 	}
 	early := func(context.Context) (string, error) { return "early", nil }
 	never := func(ctx context.Context) (string, error) { <-ctx.Done(); return "", ctx.Err() }
+	down := errors.New("connection refused")
+	failed := func(context.Context) (string, error) { return "", down }
 
 	ended, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -35,6 +38,7 @@ func TestEarlyAnswersTheFirstReadOnly(t *testing.T) {
 		{name: "first read takes the early answer", early: early, ctx: context.Background(), want: "early"},
 		{name: "second read reads anew", early: early, ctx: context.Background(), takes: 1, want: "fresh"},
 		{name: "no early read", ctx: context.Background(), want: "fresh"},
+		{name: "an early read that failed answers its error, not a fresh read", early: failed, ctx: context.Background(), wantErr: down},
 		{name: "ended context gets the read's error", early: never, ctx: ended, wantErr: context.Canceled},
 	}
 	for _, tt := range tests {
