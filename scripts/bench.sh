@@ -14,6 +14,12 @@
 #   backup   curl of GET …/backup of 10,000 files from `dapconsole serve`
 #            beside `zip -qr` of the same files on disk
 #   restore  curl of PUT …/restore of that archive beside `unzip -q` of it
+#   floor    what SQLite alone takes to insert that many rows, beside the
+#            same unzip -q: the server's driver (modernc.org/sqlite,
+#            server/store BenchmarkInsertFloor, 10,000 rows bound in batches
+#            of 64 in one transaction) and the C sqlite3 CLI copying the
+#            project's 10,100 rows into a new database of the same schema
+#            in one INSERT…SELECT; the restore cannot be faster than these
 #   heap     the restore's peak heap at 10,000 and 100,000 files (server
 #            BenchmarkRestore, once, after the rounds; its ratio is its growth)
 #   import   a 1,000,000-row CSV import job (server/jobs BenchmarkImport1MRows)
@@ -37,7 +43,7 @@ trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null; 
 
 echo "building…" >&2
 go build -o "$work/dapconsole" .
-for pkg in ui/connections ui/jobs ui/folders ui/common server server/jobs; do
+for pkg in ui/connections ui/jobs ui/folders ui/common server server/store server/jobs; do
 	go test -c -o "$work/${pkg//\//_}.test" "./$pkg"
 done
 go test -c -o "$work/console.test" .
@@ -60,6 +66,24 @@ wall() {
 	"$@" > /dev/null
 	end=$(date +%s%N)
 	sample "$name" $((end - start))
+}
+
+# insert_select_floor times the C sqlite3 CLI copying the project's file
+# rows from the server's database into a new one of the same schema, in one
+# transaction with the server's pragmas: SQLite's own floor under the restore.
+insert_select_floor() {
+	local db="$work/floor.db" start end
+	rm -f "$db" "$db-wal" "$db-shm"
+	sqlite3 "$db" 'PRAGMA journal_mode=WAL' > /dev/null
+	sqlite3 "$work/probe/data/dap.db" '.schema users' '.schema files' | sqlite3 "$db"
+	sqlite3 "$db" "ATTACH '$work/probe/data/dap.db' AS served; INSERT INTO users SELECT * FROM served.users"
+	start=$(date +%s%N)
+	sqlite3 "$db" "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=1; ATTACH '$work/probe/data/dap.db' AS served; BEGIN;
+		INSERT INTO files(parent_id, path, name, kind, uuid, config_id, owner_id, others_read, others_write, others_execute, description, config)
+		SELECT NULL, '/Copy' || path, name, kind, uuid, config_id, owner_id, others_read, others_write, others_execute, description, config
+		FROM served.files WHERE path LIKE '/Project/%' ORDER BY id; COMMIT"
+	end=$(date +%s%N)
+	sample sqlite3floor $((end - start))
 }
 
 # The 10,000-file project: the server's data directory, its archive, and
@@ -95,6 +119,8 @@ for round in $(seq "$rounds"); do
 	wall restore curl -sSf -o /dev/null -u admin:admin -H 'Content-Type: application/zip' -X PUT \
 		--data-binary @"$work/probe/project.zip" "$base/api/filesystem/folders/%2FRestored$round/restore"
 	wall unzip unzip -q "$work/probe/project.zip" -d "$work/unzipped$round"
+	gobench "$work/server_store.test" '^BenchmarkInsertFloor/rows=batch$' 3x floor
+	insert_select_floor
 
 	gobench "$work/server_jobs.test" 'Import1MRows/engine' 1x import
 	gobench "$work/server_jobs.test" 'Import1MRows/sqlite3-cli' 1x sqlite3
@@ -135,6 +161,8 @@ done
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "connections ListView, 100 -> 100k" "$(ms "$(m listview100)") -> $(ms "$(m listview100000)")" "—" "$(ratio "$(m listview100000)" "$(m listview100)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "backup 10k files (GET) vs zip -qr" "$(ms "$(m backup)")" "$(ms "$(m zip)")" "$(ratio "$(m backup)" "$(m zip)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "restore 10k files (PUT) vs unzip -q" "$(ms "$(m restore)")" "$(ms "$(m unzip)")" "$(ratio "$(m restore)" "$(m unzip)")"
+printf '| %-44s | %-22s | %-22s | %-7s |\n' "floor: modernc insert of 10k rows vs unzip -q" "$(ms "$(m floorbatch)")" "$(ms "$(m unzip)")" "$(ratio "$(m floorbatch)" "$(m unzip)")"
+printf '| %-44s | %-22s | %-22s | %-7s |\n' "floor: sqlite3 CLI insert of 10k vs unzip -q" "$(ms "$(m sqlite3floor)")" "$(ms "$(m unzip)")" "$(ratio "$(m sqlite3floor)" "$(m unzip)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "first frame vs curl of its 2 requests" "$(ms "$(m frame)")" "$(ms "$(m curl2)")" "$(ratio "$(m frame)" "$(m curl2)")"
 rows() { awk -v ns="$1" 'BEGIN {printf "%.0fk rows/s", 1e6 / (ns / 1e9) / 1e3}'; }
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "import 1M-row CSV vs sqlite3 .import (rows/s)" "$(rows "$(m importengine)")" "$(rows "$(m sqlite3sqlite3-cli)")" "$(ratio "$(m sqlite3sqlite3-cli)" "$(m importengine)")"
