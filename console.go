@@ -148,9 +148,11 @@ func (d *demoPlatform) stop() {
 
 // runProgram runs the console until the user quits.
 func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
-	// The first frame shows the root folder and the running jobs: their
-	// requests leave now, while the terminal is set up and the first views
-	// are drawn, so that the answers are in by the renderer's first tick.
+	// The first frame shows the root folder: its request leaves now, while
+	// the terminal is set up and the first views are drawn, so that the
+	// answer is in by the renderer's first tick. The running jobs' leaves
+	// too, for the jobs pane, whose reads the console holds back until that
+	// frame is out (see ui.Model.awaitFirstFrame): its answer waits there.
 	reads, cancelReads := context.WithCancel(context.Background())
 	defer cancelReads()
 	if client := ctx.Client; client != nil {

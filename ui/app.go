@@ -39,6 +39,9 @@ type Options struct {
 	Mouse bool
 }
 
+// startPane is the pane on screen at the start: the first in the list.
+const startPane = 0
+
 // Model is the root of the console: it routes messages, owns the header,
 // the status and command lines, help and the dialog stack, and leaves
 // everything else to the panes.
@@ -68,6 +71,14 @@ type Model struct {
 	// The header and the help line as last drawn: a dozen lipgloss renders
 	// each, most of a frame, and View runs after every message.
 	header, helpLine lineCache
+
+	// heldReads are the first reads of the panes not on screen, held back
+	// from Init until the first frame is drawn (see awaitFirstFrame);
+	// holding is set while they wait, drawing once that frame's content is
+	// in.
+	heldReads []tea.Cmd
+	holding   bool
+	drawing   bool
 
 	quitDialog common.Dialog // the open question "quit while a transfer runs?"
 	quitting   bool          // tasks cancelled; the console ends when no transfer runs
@@ -120,9 +131,15 @@ func New(opts Options) *Model {
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
-	for _, p := range m.panes {
-		cmds = append(cmds, p.Init())
+	for i, p := range m.panes {
+		if i == startPane {
+			cmds = append(cmds, p.Init())
+		} else {
+			m.heldReads = append(m.heldReads, p.Init())
+		}
 	}
+	m.holding = true
+	cmds = append(cmds, m.awaitFirstFrame())
 	if m.ctx.Client == nil && m.opts.Login != nil {
 		m.openDialog(m.opts.Login(m.ctx))
 	}
@@ -152,8 +169,58 @@ func (m *Model) Dialog() common.Dialog {
 func (m *Model) Status() string { return m.status.text }
 
 // Update implements tea.Model: dialogs first, then the root's own messages,
-// then keys to the active pane and everything else to every pane.
+// then keys to the active pane and everything else to every pane; then,
+// until they have left, whether the held reads may go.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if m.holding {
+		cmd = tea.Batch(cmd, m.awaitFirstFrame())
+	}
+	return m, cmd
+}
+
+// firstFrameDrawTime is how long the held reads wait once the pane on
+// screen has what its first frame shows: Bubble Tea draws on its
+// renderer's tick (120 a second, see console.go) and tells no one when,
+// so the wait spans one tick and the drawing of a whole first frame (1 to
+// 2 ms). Sent as soon as the content is in, they ran beside that drawing,
+// and the server answering them took the cores the frame waited for.
+const firstFrameDrawTime = 16 * time.Millisecond
+
+// firstFrameDrawnMsg says that firstFrameDrawTime has passed.
+type firstFrameDrawnMsg struct{}
+
+// awaitFirstFrame lets the held reads go once the first frame is drawn,
+// and at once when the user goes to another pane, which must not wait.
+func (m *Model) awaitFirstFrame() tea.Cmd {
+	switch {
+	case !m.holding:
+		return nil
+	case m.active != startPane:
+		return m.releaseHeldReads()
+	case m.drawing:
+		return nil
+	}
+	if l, ok := m.panes[startPane].(common.Loader); ok && !l.Loaded() {
+		return nil
+	}
+	m.drawing = true
+	return tea.Tick(firstFrameDrawTime, func(time.Time) tea.Msg { return firstFrameDrawnMsg{} })
+}
+
+// releaseHeldReads starts the reads held back for the first frame and
+// tells the panes (common.FirstFrameMsg), once.
+func (m *Model) releaseHeldReads() tea.Cmd {
+	if !m.holding {
+		return nil
+	}
+	m.holding = false
+	cmds := append(m.heldReads, m.broadcast(common.FirstFrameMsg{}))
+	m.heldReads = nil
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -177,7 +244,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.quitWhenNoTransfer()
 		}
 		m.health.observe(msg.Msg)
-		return m.Update(msg.Msg)
+		return m.update(msg.Msg)
 	case spinner.TickMsg:
 		if m.tasks.shown() == 0 {
 			return m, nil
@@ -190,6 +257,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.watchTick(msg)
 	case watchRequest:
 		return m, m.setWatch(msg.every)
+	case firstFrameDrawnMsg:
+		return m, m.releaseHeldReads()
 	case heartbeatMsg:
 		return m, m.heartbeat()
 	case healthMsg:

@@ -52,7 +52,8 @@ type Context struct {
 
 	// FirstRoot and FirstRunning, when set, are the root folder and the
 	// running jobs read since before the program started (the first frame
-	// shows both); the folders and jobs panes' first reads take them.
+	// shows the root folder; the jobs pane reads once it is out); the
+	// folders and jobs panes' first reads take them.
 	FirstRoot    *Early[model.Folder]
 	FirstRunning *Early[[]model.RunningJob]
 }

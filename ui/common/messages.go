@@ -80,6 +80,13 @@ type LoggedInMsg struct {
 	ReadOnly     bool
 }
 
+// FirstFrameMsg says that the first frame is out (the pane on screen at
+// the start has what it shows, and the renderer has had time to draw it),
+// or that the user has gone to another pane: reads for what that frame
+// does not show leave now. The root sends it once, with the first reads of
+// the panes not on screen, which it held back until then.
+type FirstFrameMsg struct{}
+
 // OpenDialogMsg pushes a dialog on the stack.
 type OpenDialogMsg struct{ Dialog Dialog }
 

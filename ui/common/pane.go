@@ -39,6 +39,16 @@ type InputCapturer interface {
 	CapturingInput() bool
 }
 
+// Loader is implemented by a pane whose first frame waits on a read: Loaded
+// reports that the read has answered, with data or with an error. Until the
+// pane on screen at the start is loaded and its frame drawn, the root holds
+// back the first reads of the other panes (then sends FirstFrameMsg), so
+// that the server answering them does not take the CPU that read and the
+// drawing of the frame wait for.
+type Loader interface {
+	Loaded() bool
+}
+
 // Leaver is implemented by panes that close what they hold open beside
 // their list (the permissions panel) when the user switches to another
 // pane, so that coming back shows one cursor, on the list.

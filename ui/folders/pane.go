@@ -50,6 +50,10 @@ type Pane struct {
 	filesLoading bool
 	filesGen     int // counts the file indexes installed
 	saidMissing  bool
+	// firstFrameOut is set by common.FirstFrameMsg: the file lists (every
+	// connection among them, thousands on a big platform) are read after
+	// the first frame, which shows the root folder's folders only.
+	firstFrameOut bool
 
 	people people // for the owner and group pick lists
 
@@ -80,8 +84,21 @@ func (p *Pane) dropRenderings() {
 func (p *Pane) Title() string { return "Folders" }
 
 // Init implements common.Pane: read the root folder.
-// The file lists are read once the root has come (see gotChildren).
+// The file lists are read once the root has come and the first frame is
+// out (see gotChildren and common.FirstFrameMsg).
 func (p *Pane) Init() tea.Cmd { return p.read(nil, common.Quick) }
+
+// Loaded implements common.Loader: the root folder's read has answered.
+func (p *Pane) Loaded() bool { return !p.reading(0) }
+
+// readFilesOnce reads the file lists when the tree has a root, the first
+// frame is out and no index is there or on its way.
+func (p *Pane) readFilesOnce() tea.Cmd {
+	if p.tree.root == nil || !p.firstFrameOut || p.ctx.FileIndex != nil || p.filesLoading {
+		return nil
+	}
+	return p.readFiles()
+}
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(width, height int) {
@@ -166,6 +183,9 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.gotChildren(msg)
 	case common.WatchTickMsg:
 		return p, p.watch()
+	case common.FirstFrameMsg:
+		p.firstFrameOut = true
+		return p, p.readFilesOnce()
 	case common.GotoPathMsg:
 		p.jumpedIn = true
 		return p, p.startGoto(msg.Path)
@@ -227,9 +247,7 @@ func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {
 			return common.Fail("reading the root folder", msg.err)
 		}
 		n = p.tree.setRoot(msg.folder)
-		if p.ctx.FileIndex == nil && !p.filesLoading {
-			files = p.readFiles()
-		}
+		files = p.readFilesOnce()
 	} else {
 		n = p.tree.byID[msg.nodeID]
 		if n == nil {
