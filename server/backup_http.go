@@ -536,14 +536,18 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	idx := store.NewRestoreIndex()
+	idx := store.NewRestoreIndex(dir)
+	defer idx.Close()
 	a, err := archive.Read(r.Body, dir, limits, idx)
 	if err != nil {
 		writeArchiveError(w, err)
 		return
 	}
 	defer a.Close()
-	idx.Link(a)
+	if err := idx.Link(a); err != nil {
+		writeArchiveError(w, err)
+		return
+	}
 	opt := store.RestoreOptions{
 		Overwrite:                        flags[model.FlagOverwrite],
 		SkipFilesWithMissingDependencies: flags[model.FlagSkipFilesWithMissingDependencies],
@@ -578,12 +582,17 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 // spoolDir is where restore uploads wait, as temporary files, to be applied.
 func spoolDir(dataDir string) string { return filepath.Join(dataDir, "tmp") }
 
-// removeSpoolLeftovers deletes the uploads a server killed during a restore
-// left behind (up to the upload cap each); no restore runs before New returns.
+// removeSpoolLeftovers deletes the uploads and the indexes of their
+// entries a server killed during a restore left behind (up to the upload
+// cap each); no restore runs before New returns.
 func removeSpoolLeftovers(dataDir string) error {
-	leftovers, err := filepath.Glob(filepath.Join(spoolDir(dataDir), archive.SpoolPattern))
-	if err != nil {
-		return err
+	var leftovers []string
+	for _, pattern := range []string{archive.SpoolPattern, store.RestoreIndexPattern} {
+		found, err := filepath.Glob(filepath.Join(spoolDir(dataDir), pattern))
+		if err != nil {
+			return err
+		}
+		leftovers = append(leftovers, found...)
 	}
 	for _, f := range leftovers {
 		if err := os.Remove(f); err != nil {

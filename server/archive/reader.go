@@ -90,6 +90,17 @@ type Entry struct {
 // IsFolder reports whether the entry is a folder.
 func (e Entry) IsFolder() bool { return e.Kind == model.KindFolder }
 
+// Locator tells where the entry is in its archive, for a caller that
+// keeps many entries elsewhere than in memory; LocatedEntry makes the
+// entry again from it.
+func (e Entry) Locator() int64 { return e.header }
+
+// LocatedEntry is the entry of an archive at path, of kind, with the
+// locator its Locator returned.
+func LocatedEntry(path string, kind model.Kind, locator int64) Entry {
+	return Entry{Path: path, Kind: kind, header: locator}
+}
+
 // Archive is an uploaded archive whose every entry passed validation.
 // Folders implied by file paths but without their own entry are listed too.
 type Archive struct {
@@ -106,8 +117,8 @@ type Archive struct {
 // bodies, so that a caller that must read every body reads each once.
 type Inspector interface {
 	// Entries is called once, before any Inspect, with the archive's
-	// entries (sorted, as Archive.Entries).
-	Entries(entries []Entry)
+	// entries (sorted, as Archive.Entries). An error refuses the archive.
+	Entries(entries []Entry) error
 	// Inspect is called with the body of each file entry, entries[i], once
 	// it has passed its checks; several at a time, on as many goroutines
 	// as there are cores, in no order. An error refuses the archive.
@@ -230,7 +241,9 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 		return nil, err
 	}
 	if in != nil {
-		in.Entries(a.Entries)
+		if err := in.Entries(a.Entries); err != nil {
+			return nil, err
+		}
 	}
 	if err := a.checkBodies(metadata, in); err != nil {
 		return nil, err

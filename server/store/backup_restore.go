@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,8 +57,8 @@ type RestoreTarget struct {
 }
 
 // restoreEntry is an archive entry on its way into the tree; its path
-// there, the target, is restorer.target's. What a restore holds per entry
-// is kept small: a restore of 100,000 files holds 100,000 of them.
+// there, the target, is restorer.target's. An entryTable holds them, in
+// pages that wait on disk for an archive of many entries.
 type restoreEntry struct {
 	archive.Entry
 	origUUID entryUUID // file.uuid of its representation
@@ -72,11 +70,12 @@ type restoreEntry struct {
 	// too; uuidTaken that a file of the tree holds it.
 	uuidShared, uuidTaken bool
 	// linkedTo tells that other entries read from this one: the restorer
-	// keeps the UUID of the file made from it (createdUUIDs).
+	// keeps the UUID of the file made from it (createdUUID).
 	linkedTo bool
-	// createdID is the file made from the entry, for the entries that
-	// read from it.
-	createdID int64
+	// createdID and createdUUID are the file made from the entry, for the
+	// entries that read from it.
+	createdID   int64
+	createdUUID string
 }
 
 // entryUUID is a representation's file.uuid, lower-cased as the tree keeps
@@ -114,19 +113,6 @@ func (u entryUUID) String() string {
 	return *u.other
 }
 
-// compare orders UUIDs: equal exactly when their texts are.
-func (u entryUUID) compare(v entryUUID) int {
-	switch {
-	case u.usual() && v.usual():
-		return bytes.Compare(u.bytes[:], v.bytes[:])
-	case u.usual():
-		return -1
-	case v.usual():
-		return 1
-	}
-	return strings.Compare(u.String(), v.String())
-}
-
 // existingFile is what the restore needs of the file or folder an entry's
 // target holds already; its path is the target, its kind the entry's (a
 // folder where the archive has a file, or the reverse, refuses the restore).
@@ -155,7 +141,7 @@ type restorer struct {
 	user    User
 	opt     RestoreOptions
 	archive *archive.Archive
-	entries []*restoreEntry
+	entries *entryTable
 	users   map[string]int64
 	groups  map[string]int64
 	folders map[string]File // folders restored into, by path
@@ -171,8 +157,6 @@ type restorer struct {
 	// claimed are the UUIDs entries share that a file made by the restore
 	// took: the others that have it get new ones.
 	claimed map[string]bool
-	// createdUUIDs are the UUIDs of the files made from entries linkedTo.
-	createdUUIDs map[*restoreEntry]string
 }
 
 // RestoreIndex is an archive read for a restore: every file's identity and
@@ -181,15 +165,10 @@ type restorer struct {
 // takes the write lock, so the transaction holds it only for the work that
 // needs the tree. A RestoreIndex serves one restore.
 type RestoreIndex struct {
+	dir     string // where a database of many entries goes
 	archive *archive.Archive
-	entries []*restoreEntry
-	// backedUp is, per entry, the folder its file.path says was backed up
-	// (the path without the entry's own, with its trailing "/"; "" when it
-	// does not end so), for Link; folders holds one string per folder, so
-	// that what is kept of an entry is a string header.
-	backedUp []string
-	mu       sync.Mutex
-	folders  map[string]string
+	entries *entryTable
+	mu      sync.Mutex // Inspect runs on several goroutines
 }
 
 // Restore puts an indexed archive's folders and files under the target, as
@@ -204,6 +183,9 @@ func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, i
 	if err == nil {
 		err = r.create(ctx, root)
 	}
+	if err == nil {
+		err = r.entries.err
+	}
 	if err != nil {
 		return model.RestoreResult{}, err
 	}
@@ -213,9 +195,12 @@ func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, i
 // RestoreTestHooks, when a test sets them, see a restore's phases: Checked
 // after each run of its checks (underLock tells whether it held the write
 // lock), Committed after its commit with how long the write lock was held.
+// OnDisk makes every restore keep its entries on disk, as one of many
+// entries does, in pages of two entries with three in memory.
 var RestoreTestHooks struct {
 	Checked   func(underLock bool)
 	Committed func(held time.Duration)
+	OnDisk    bool
 }
 
 // RestoreArchive does what Restore does in one transaction of its own, then
@@ -277,6 +262,9 @@ func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTar
 	if err := r.create(ctx, root); err != nil {
 		return model.RestoreResult{}, err
 	}
+	if err := r.entries.err; err != nil { // a page that did not read or write
+		return model.RestoreResult{}, err
+	}
 	result := r.result()
 	if err := then(tx, result); err != nil {
 		return model.RestoreResult{}, err
@@ -302,8 +290,9 @@ func dataVersion(ctx context.Context, q querier) (int64, error) {
 
 // forgetFindings clears what checks wrote into the entries and their
 // sources, for checks to run again: the tree changed since.
-func forgetFindings(entries []*restoreEntry) {
-	for _, e := range entries {
+func forgetFindings(entries *entryTable) {
+	for i := range entries.n {
+		e := entries.change(i)
 		e.existing, e.rights, e.skipped, e.uuidTaken = nil, Rights{}, "", false
 		for k := range e.sources {
 			e.sources[k].external = File{}
@@ -311,11 +300,10 @@ func forgetFindings(entries []*restoreEntry) {
 	}
 }
 
-func newRestorer(ctx context.Context, q Queries, user User, opt RestoreOptions, a *archive.Archive, entries []*restoreEntry) *restorer {
+func newRestorer(ctx context.Context, q Queries, user User, opt RestoreOptions, a *archive.Archive, entries *entryTable) *restorer {
 	r := &restorer{q: q, user: user, opt: opt, archive: a, entries: entries,
 		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{},
-		inherited: map[int64]*Permissions{}, claimed: map[string]bool{},
-		createdUUIDs: map[*restoreEntry]string{}}
+		inherited: map[int64]*Permissions{}, claimed: map[string]bool{}}
 	r.vis, _ = q.NewVisibility(ctx, user)
 	return r
 }
@@ -344,7 +332,7 @@ func (r *restorer) check(ctx context.Context, target RestoreTarget) (File, error
 			return root, err
 		}
 	}
-	return root, nil
+	return root, r.entries.err
 }
 
 // target is where an entry goes in the tree.
@@ -353,7 +341,8 @@ func (r *restorer) target(e *restoreEntry) string { return joinPath(r.root, e.Pa
 // result reports what the restore made of each entry.
 func (r *restorer) result() model.RestoreResult {
 	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
-	for _, e := range r.entries {
+	for i := range r.entries.n {
+		e := r.entries.at(i)
 		if e.skipped != "" {
 			result.Skipped = append(result.Skipped, model.SkippedFile{Path: r.target(e), Reason: e.skipped})
 		} else {
@@ -455,22 +444,28 @@ func takenByHidden(paths []string) error {
 }
 
 // NewRestoreIndex returns an index to give archive.Read; call Link with
-// the archive Read returns. Each body is inflated once before the restore,
-// for the checks and the identity together; bodies are read again when the
-// files are created, so the archive is never held in memory. It reads no tree.
-func NewRestoreIndex() *RestoreIndex {
-	return &RestoreIndex{folders: map[string]string{}}
+// the archive Read returns, and Close when the restore is done. Each body
+// is inflated once before the restore, for the checks and the identity
+// together; bodies are read again when the files are created, so the
+// archive is never held in memory. An archive of many entries has them
+// kept in a temporary database in dir. It reads no tree.
+func NewRestoreIndex(dir string) *RestoreIndex {
+	return &RestoreIndex{dir: dir}
+}
+
+// Close removes what the index kept on disk.
+func (idx *RestoreIndex) Close() error {
+	if idx.entries == nil {
+		return nil
+	}
+	return idx.entries.close()
 }
 
 // Entries makes an entry of the index per archive entry (archive.Inspector).
-func (idx *RestoreIndex) Entries(entries []archive.Entry) {
-	all := make([]restoreEntry, len(entries)) // one allocation, not one per entry
-	idx.entries = make([]*restoreEntry, len(entries))
-	for i, e := range entries {
-		all[i].Entry = e
-		idx.entries[i] = &all[i]
-	}
-	idx.backedUp = make([]string, len(entries))
+func (idx *RestoreIndex) Entries(entries []archive.Entry) error {
+	t, err := newEntryTable(idx.dir, entries)
+	idx.entries = t
+	return err
 }
 
 // Inspect decodes the identity of a file entry from its body: its UUID, its
@@ -478,90 +473,73 @@ func (idx *RestoreIndex) Entries(entries []archive.Entry) {
 // a backup writes is read without decoding it (storedRepresentation), as
 // the restore reads it again.
 func (idx *RestoreIndex) Inspect(i int, body []byte) error {
-	re := idx.entries[i]
+	idx.mu.Lock()
+	entry := idx.entries.at(i).Entry
+	idx.mu.Unlock()
 	var id entryIdentity
 	if _, file, ok := storedRepresentation(body, nil); ok { // no links
-		id.File.UUID, id.File.Path = file.UUID, file.Path // in the body: what is kept is copied
-	} else if err := unmarshalEntry(re.Entry, body, &id); err != nil {
+		id.File.UUID, id.File.Path = file.UUID, file.Path
+	} else if err := unmarshalEntry(entry, body, &id); err != nil {
 		return err
 	}
-	re.origUUID = newEntryUUID(id.File.UUID)
-	for _, src := range id.links(re.Kind) {
-		re.sources = append(re.sources, sourceLink{ref: src, internal: -1})
+	origUUID := newEntryUUID(id.File.UUID)
+	var sources []sourceLink
+	for _, src := range id.links(entry.Kind) {
+		sources = append(sources, sourceLink{ref: src, internal: -1})
 	}
-	if folder, ok := strings.CutSuffix(id.File.Path, re.Path); ok && strings.HasSuffix(folder, "/") {
-		idx.mu.Lock()
-		if known, ok := idx.folders[folder]; ok {
-			folder = known
-		} else {
-			folder = strings.Clone(folder)
-			idx.folders[folder] = folder
-		}
-		idx.mu.Unlock()
-		idx.backedUp[i] = folder
+	// The path it had, for the links that name it by path: its own path
+	// must end it, after a folder.
+	orig := ""
+	if strings.HasSuffix(id.File.Path, "/"+entry.Path) {
+		orig = id.File.Path
 	}
-	return nil
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
+	re := idx.entries.change(i)
+	re.origUUID, re.sources = origUUID, sources
+	if len(sources) > 0 {
+		idx.entries.linking++
+	}
+	idx.entries.addIdentity(i, origUUID.String(), orig)
+	return idx.entries.err
 }
 
 // Link takes the archive Read made with the index, and finds the entry
-// each link of its files names, by UUID or by the path it had.
-func (idx *RestoreIndex) Link(a *archive.Archive) {
+// each link of its files names, by UUID or by the path it had: of several,
+// the last in the archive.
+func (idx *RestoreIndex) Link(a *archive.Archive) error {
 	idx.archive = a
-	// The entries by UUID, as indices sorted by it: a map would hold a key
-	// and a bucket slot per entry.
-	var byUUID []int32
-	for i, re := range idx.entries {
-		if !re.origUUID.none() {
-			byUUID = append(byUUID, int32(i))
-		}
+	t := idx.entries
+	t.indexIdentities()
+	t.eachSharingUUID(func(i int) { t.change(i).uuidShared = true })
+	// Entries read from are marked after, in order: marking each as its
+	// link is found would load their pages in no order.
+	if t.linking == 0 {
+		return t.err
 	}
-	// Of entries that share a UUID, the last in the archive is the one linked to.
-	uuidOf := func(i int32) entryUUID { return idx.entries[i].origUUID }
-	slices.SortFunc(byUUID, func(i, j int32) int { return cmp.Or(uuidOf(i).compare(uuidOf(j)), cmp.Compare(i, j)) })
-	for k := 1; k < len(byUUID); k++ {
-		if prev, this := idx.entries[byUUID[k-1]], idx.entries[byUUID[k]]; prev.origUUID.compare(this.origUUID) == 0 {
-			prev.uuidShared, this.uuidShared = true, true
-		}
-	}
-	for _, re := range idx.entries {
-		for k := range re.sources {
-			link := &re.sources[k]
-			id := newEntryUUID(link.ref.UUID)
-			at, found := slices.BinarySearchFunc(byUUID, id, func(i int32, id entryUUID) int { return uuidOf(i).compare(id) })
-			for found && at+1 < len(byUUID) && uuidOf(byUUID[at+1]).compare(id) == 0 {
-				at++
+	var linked []int32
+	for i := range t.n {
+		e := t.at(i)
+		for k := range e.sources {
+			link := &e.sources[k]
+			target := -1
+			if id := newEntryUUID(link.ref.UUID); !id.none() {
+				target = t.lastWith("uuid", id.String())
 			}
-			if found && !id.none() {
-				link.internal = int(byUUID[at])
-			} else if i, ok := entryAtOrigPath(a, idx.backedUp, link.ref.Path); ok {
-				link.internal = i
+			if target < 0 && link.ref.Path != "" {
+				target = t.lastWith("orig", link.ref.Path)
 			}
-			if link.internal >= 0 {
-				idx.entries[link.internal].linkedTo = true
+			if target >= 0 {
+				t.change(i).sources[k].internal = target
+				linked = append(linked, int32(target))
 			}
 		}
 	}
-	idx.backedUp, idx.folders = nil, nil
-}
-
-// entryAtOrigPath finds the entry whose representation names path as its
-// file.path: the folder backed up (backedUp[i], ending in "/") followed by
-// the entry's own path; of several, the last in the archive. It tries each "/" of path as
-// the point where the two meet, looking the rest up among the entries
-// (sorted by path).
-func entryAtOrigPath(a *archive.Archive, backedUp []string, path string) (int, bool) {
-	last := -1
-	for j := 0; j < len(path); j++ {
-		if path[j] != '/' {
-			continue
-		}
-		rel := path[j+1:]
-		i, found := slices.BinarySearchFunc(a.Entries, rel, func(e archive.Entry, rel string) int { return strings.Compare(e.Path, rel) })
-		if found && !a.Entries[i].IsFolder() && backedUp[i] == path[:j+1] {
-			last = max(last, i)
-		}
+	slices.Sort(linked)
+	for _, i := range linked {
+		t.change(int(i)).linkedTo = true
 	}
-	return last, last >= 0
+	return t.err
 }
 
 // entryIdentity is what a RestoreIndex needs of a representation: its identity and
@@ -627,13 +605,14 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 	var conflicts, clashes, forbidden, hidden []string
 	closed := map[string]bool{} // targets behind a file the uploader may not see
 	var found map[string]File
-	for k, e := range r.entries {
+	for k := range r.entries.n {
 		if k%existingBatch == 0 {
 			var err error
-			if found, err = r.filesAtTargets(ctx, r.entries[k:min(k+existingBatch, len(r.entries))]); err != nil {
+			if found, err = r.filesAtTargets(ctx, k, min(k+existingBatch, r.entries.n)); err != nil {
 				return err
 			}
 		}
+		e := r.entries.at(k)
 		if e.skipped != "" {
 			continue
 		}
@@ -655,6 +634,7 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 			hidden = append(hidden, target)
 			continue
 		}
+		e = r.entries.change(k)
 		e.existing = &existingFile{id: f.ID, parentID: f.ParentID, ownerID: f.OwnerID, uuid: f.UUID}
 		switch {
 		case f.IsFolder() != e.IsFolder():
@@ -721,21 +701,24 @@ func selectedAmong[T comparable](ctx context.Context, q Queries, what, query str
 // copy restored beside its original): those get new UUIDs. It asks
 // existingBatch UUIDs at a time.
 func (r *restorer) checkUUIDs(ctx context.Context, _ File) error {
-	var asked []*restoreEntry
+	var asked []int
 	var ids []any
 	ask := func() error {
 		taken, err := selectedAmong[string](ctx, r.q, "uuids", `SELECT uuid FROM files WHERE uuid`, ids)
-		for k, e := range asked {
-			e.uuidTaken = taken[ids[k].(string)]
+		for k, i := range asked {
+			if taken[ids[k].(string)] {
+				r.entries.change(i).uuidTaken = true
+			}
 		}
 		asked, ids = asked[:0], ids[:0]
 		return err
 	}
-	for _, e := range r.entries {
+	for i := range r.entries.n {
+		e := r.entries.at(i)
 		if e.IsFolder() || e.existing != nil || e.skipped != "" || e.origUUID.none() {
 			continue
 		}
-		asked, ids = append(asked, e), append(ids, e.origUUID.String())
+		asked, ids = append(asked, i), append(ids, e.origUUID.String())
 		if len(ids) == existingBatch {
 			if err := ask(); err != nil {
 				return err
@@ -748,10 +731,10 @@ func (r *restorer) checkUUIDs(ctx context.Context, _ File) error {
 // filesAtTargets returns the files the tree holds at the entries' target
 // paths, by path, without their descriptions: identity and permissions
 // are all the restore needs of them.
-func (r *restorer) filesAtTargets(ctx context.Context, entries []*restoreEntry) (map[string]File, error) {
-	paths := make([]any, 0, len(entries))
-	for _, e := range entries {
-		if e.skipped == "" {
+func (r *restorer) filesAtTargets(ctx context.Context, from, to int) (map[string]File, error) {
+	paths := make([]any, 0, to-from)
+	for i := from; i < to; i++ {
+		if e := r.entries.at(i); e.skipped == "" {
 			paths = append(paths, r.target(e))
 		}
 	}
@@ -777,7 +760,8 @@ func (r *restorer) checkOwnerChanges(ctx context.Context, _ File) error {
 		return nil
 	}
 	var forbidden []string
-	for _, e := range r.entries {
+	for i := range r.entries.n {
+		e := r.entries.at(i)
 		if e.existing == nil || e.skipped != "" || (e.IsFolder() && !r.opt.Overwrite) {
 			continue
 		}
@@ -799,11 +783,15 @@ func (r *restorer) checkOwnerChanges(ctx context.Context, _ File) error {
 // and so is every file that reads from a skipped one; otherwise the restore
 // fails naming them.
 func (r *restorer) resolveSources(ctx context.Context, _ File) error {
+	if r.entries.linking == 0 {
+		return nil
+	}
 	var unresolved []string
 	var reasons []string
-	for _, e := range r.entries {
-		for k := range e.sources {
-			link := &e.sources[k]
+	for i := range r.entries.n {
+		for k := range r.entries.at(i).sources {
+			e := r.entries.at(i)
+			link := e.sources[k]
 			if link.internal >= 0 {
 				continue
 			}
@@ -811,8 +799,9 @@ func (r *restorer) resolveSources(ctx context.Context, _ File) error {
 			if err != nil {
 				return err
 			}
+			e = r.entries.change(i)
 			if ok {
-				link.external = f
+				e.sources[k].external = f
 				continue
 			}
 			name := link.ref.Path
@@ -831,15 +820,20 @@ func (r *restorer) resolveSources(ctx context.Context, _ File) error {
 			Reason: fmt.Sprintf("%d file(s) have dependencies that are neither in the archive nor in the tree (restore with skipFilesWithMissingDependencies to leave them out): %s",
 				len(unresolved), listed(reasons))}
 	}
-	for changed := true; changed; {
+	for changed := len(unresolved) > 0; changed; {
 		changed = false
-		for _, e := range r.entries {
+		for i := range r.entries.n {
+			e := r.entries.at(i)
 			if e.skipped != "" {
 				continue
 			}
 			for _, link := range e.sources {
-				if link.internal >= 0 && r.entries[link.internal].skipped != "" {
-					e.skipped = "depends on skipped " + r.target(r.entries[link.internal])
+				if link.internal < 0 {
+					continue
+				}
+				if src := r.entries.at(link.internal); src.skipped != "" {
+					reason := "depends on skipped " + r.target(src)
+					r.entries.change(i).skipped = reason
 					changed = true
 					break
 				}
@@ -878,9 +872,13 @@ func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ File) error {
 	useOwners := r.opt.IncludeOwner && m.Includes(archive.SectionOwner)
 	useGroups := r.opt.IncludeGroupPermissions && m.Includes(archive.SectionGroupPermissions)
 	useData := r.opt.IncludeDataPermissions && m.Includes(archive.SectionDataPermissions)
+	if !useOwners && !useGroups && !useData {
+		return nil
+	}
 	unknownUsers, unknownGroups := map[string]bool{}, map[string]bool{}
 	var userPaths, groupPaths []string
-	for _, e := range r.entries {
+	for i := range r.entries.n {
+		e := r.entries.at(i)
 		if e.skipped != "" {
 			continue
 		}
@@ -969,13 +967,16 @@ func (r *restorer) knownGroup(ctx context.Context, name string) (bool, error) {
 // when those others are in the archive too: the restore fails naming them.
 // Which files have dependents is asked existingBatch files at a time.
 func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
+	if r.newTarget {
+		return nil
+	}
 	overwritten := func(e *restoreEntry) bool { return e.existing != nil && !e.IsFolder() && e.skipped == "" }
 	var read map[int64]bool
-	for k, e := range r.entries {
+	for k := range r.entries.n {
 		if k%existingBatch == 0 {
 			var ids []any
-			for _, e := range r.entries[k:min(k+existingBatch, len(r.entries))] {
-				if overwritten(e) {
+			for i := k; i < min(k+existingBatch, r.entries.n); i++ {
+				if e := r.entries.at(i); overwritten(e) {
 					ids = append(ids, e.existing.id)
 				}
 			}
@@ -984,6 +985,7 @@ func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
 				return err
 			}
 		}
+		e := r.entries.at(k)
 		if !overwritten(e) || !read[e.existing.id] {
 			continue
 		}
@@ -1005,45 +1007,35 @@ func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
 // create makes the folders, then the files with every source created before
 // the files that read from it.
 func (r *restorer) create(ctx context.Context, root File) error {
-	for _, e := range r.entries {
-		if e.IsFolder() {
-			if err := r.createFolder(ctx, e); err != nil {
-				return err
-			}
-		}
-	}
-	order, err := r.creationOrder()
+	order, created, err := r.createFolders(ctx)
 	if err != nil {
 		return err
 	}
 	// The new files' configuration ids, taken at once.
 	var configID int64
-	if created := r.countNew(order); created > 0 {
+	if created > 0 {
 		if configID, err = r.q.reserveConfigIDs(ctx, created); err != nil {
 			return fmt.Errorf("restore: %w", err)
 		}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // a failed create stops the decoding ahead
-	decoded := r.decodeAhead(ctx, order)
+	decoding := r.decodeAhead(order)
+	defer decoding.stop()
 	batch := newFileBatch(r.q)
-	for _, i := range order {
-		next, ok := <-decoded
-		if !ok { // the request ended
-			return ctx.Err()
+	for k, i := range order {
+		if err := ctx.Err(); err != nil { // the request ended
+			return err
 		}
-		d := <-next
+		d := decoding.next(k)
 		if d.err != nil {
 			return d.err
 		}
-		e := r.entries[i]
-		if e.existing != nil {
+		if r.entries.at(int(i)).existing != nil {
 			// The overwrite looks up the files it reads from, which may be queued.
 			if err = batch.flush(ctx); err == nil {
-				err = r.overwriteFile(ctx, e, d.cfg)
+				err = r.overwriteFile(ctx, int(i), d.cfg)
 			}
 		} else {
-			err = r.createFile(ctx, e, d, configID, batch)
+			err = r.createFile(ctx, int(i), d, configID, batch)
 			configID++
 		}
 		if err != nil {
@@ -1056,26 +1048,15 @@ func (r *restorer) create(ctx context.Context, root File) error {
 	return nil
 }
 
-// countNew is how many of the files of order the restore creates (the
-// others it overwrites).
-func (r *restorer) countNew(order []int) int {
-	n := 0
-	for _, i := range order {
-		if r.entries[i].existing == nil {
-			n++
-		}
-	}
-	return n
-}
-
-// creationOrder lists the files to make, each after the entries it reads
-// from; a file that reads from itself through its sources refuses the restore.
-func (r *restorer) creationOrder() ([]int, error) {
-	state := make([]int8, len(r.entries)) // 0 new, 1 being visited, 2 placed
-	var order []int
+// createFolders makes the folders, and lists the files to make, each
+// after the entries it reads from, in one pass over the entries; created
+// is how many of those files are new (the others it overwrites). A file
+// that reads from itself through its sources refuses the restore.
+func (r *restorer) createFolders(ctx context.Context) (order []int32, created int, err error) {
+	state := make([]int8, r.entries.n) // 0 new, 1 being visited, 2 placed
 	var visit func(i int) error
 	visit = func(i int) error {
-		e := r.entries[i]
+		e := r.entries.at(i) // only read, also once other pages were loaded
 		switch {
 		case state[i] == 2 || e.skipped != "" || e.IsFolder():
 			return nil
@@ -1083,6 +1064,9 @@ func (r *restorer) creationOrder() ([]int, error) {
 			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s reads from itself through its sources", e.Path)}
 		}
 		state[i] = 1
+		if e.existing == nil {
+			created++
+		}
 		for _, link := range e.sources {
 			if link.internal >= 0 {
 				if err := visit(link.internal); err != nil {
@@ -1090,16 +1074,21 @@ func (r *restorer) creationOrder() ([]int, error) {
 				}
 			}
 		}
-		order = append(order, i)
+		order = append(order, int32(i))
 		state[i] = 2
 		return nil
 	}
-	for i := range r.entries {
-		if err := visit(i); err != nil {
-			return nil, err
+	for i := range r.entries.n {
+		if e := r.entries.at(i); e.IsFolder() {
+			err = r.createFolder(ctx, e)
+		} else {
+			err = visit(i)
+		}
+		if err != nil {
+			return nil, 0, err
 		}
 	}
-	return order, nil
+	return order, created, nil
 }
 
 // decodedEntry is an entry's representation, or why it could not be read;
@@ -1115,47 +1104,65 @@ type decodedEntry struct {
 // the one being written.
 const decodeAheadWindow = 64
 
-// decodeAhead inflates and decodes the entries of order on the other
-// cores while the single SQLite writer makes the files: it hands out, in
-// order, one channel per entry that brings its decoded representation.
-// At most decodeAheadWindow entries are held ahead of the writer. The
-// decoders are one goroutine per core, kept for the whole restore: a
+// aheadDecoding inflates and decodes the entries of a creation order on
+// the other cores while the single SQLite writer makes the files. The
+// writer hands each decoder a copy of its entry (the entry table is the
+// writer's alone), decodeAheadWindow entries ahead of the one it writes.
+// The decoders are one goroutine per core, kept for the whole restore: a
 // goroutine per entry grew a new stack for the inflater every time.
-func (r *restorer) decodeAhead(ctx context.Context, order []int) <-chan chan decodedEntry {
-	type job struct {
-		entry int
-		done  chan decodedEntry
-	}
-	out := make(chan chan decodedEntry, decodeAheadWindow)
-	jobs := make(chan job, decodeAheadWindow)
-	go func() {
-		defer close(out)
-		defer close(jobs)
-		for _, i := range order {
-			next := make(chan decodedEntry, 1)
-			select {
-			case out <- next:
-			case <-ctx.Done():
-				return
-			}
-			jobs <- job{i, next} // never blocks long: a decoder's result waits in its channel
-		}
-	}()
+type aheadDecoding struct {
+	r       *restorer
+	order   []int32
+	jobs    chan decodeJob
+	results [decodeAheadWindow]chan decodedEntry // of order[k], at k % decodeAheadWindow
+}
+
+type decodeJob struct {
+	entry restoreEntry
+	done  chan decodedEntry
+}
+
+func (r *restorer) decodeAhead(order []int32) *aheadDecoding {
+	a := &aheadDecoding{r: r, order: order, jobs: make(chan decodeJob, decodeAheadWindow)}
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
-			for j := range jobs {
-				j.done <- r.decode(r.entries[j.entry])
+			for j := range a.jobs {
+				j.done <- r.decode(&j.entry)
 			}
 		}()
 	}
-	return out
+	for k := range min(decodeAheadWindow, len(order)) {
+		a.start(k)
+	}
+	return a
 }
+
+// start hands order[k] to a decoder; never more than decodeAheadWindow
+// are handed and not taken, so it does not wait.
+func (a *aheadDecoding) start(k int) {
+	done := make(chan decodedEntry, 1)
+	a.results[k%decodeAheadWindow] = done
+	a.jobs <- decodeJob{entry: *a.r.entries.at(int(a.order[k])), done: done}
+}
+
+// next waits for order[k] decoded (each k in turn), and starts the one
+// decodeAheadWindow further.
+func (a *aheadDecoding) next(k int) decodedEntry {
+	d := <-a.results[k%decodeAheadWindow]
+	if k+decodeAheadWindow < len(a.order) {
+		a.start(k + decodeAheadWindow)
+	}
+	return d
+}
+
+// stop ends the decoders once they finish what they were handed.
+func (a *aheadDecoding) stop() { close(a.jobs) }
 
 // decode reads an entry's representation and, when the entry is a new
 // file whose sources are all files the tree holds already, encodes it as
 // stored: that needs nothing the writer makes. A new file without links
 // whose body is in the form a backup writes goes to its stored form
-// without being decoded.
+// without being decoded. It runs on the decoders: e is a copy.
 func (r *restorer) decode(e *restoreEntry) decodedEntry {
 	var d decodedEntry
 	body, err := readEntry(r.archive, e.Entry)
@@ -1198,8 +1205,8 @@ func (r *restorer) encode(e *restoreEntry, cfg model.Configuration) (*storedConf
 	sources := make([]File, len(e.sources))
 	for k, link := range e.sources {
 		if link.internal >= 0 {
-			src := r.entries[link.internal]
-			sources[k] = File{ID: src.createdID, Path: r.target(src), UUID: r.createdUUIDs[src], Kind: src.Kind}
+			src := r.entries.at(link.internal)
+			sources[k] = File{ID: src.createdID, Path: r.target(src), UUID: src.createdUUID, Kind: src.Kind}
 		} else {
 			sources[k] = link.external
 		}
@@ -1243,38 +1250,46 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 	return r.applyRecorded(ctx, e, folder)
 }
 
-// createFile queues a new file of an entry in batch, with the
+// createFile queues a new file of entry i in batch, with the
 // configuration id given.
-func (r *restorer) createFile(ctx context.Context, e *restoreEntry, d decodedEntry, configID int64, batch *fileBatch) error {
+func (r *restorer) createFile(ctx context.Context, i int, d decodedEntry, configID int64, batch *fileBatch) error {
+	e := *r.entries.at(i) // a copy: encode loads the pages of its sources
 	stored := d.stored
 	if stored == nil { // its sources are files of the archive, made by now
 		var err error
-		if stored, err = r.encode(e, d.cfg); err != nil {
+		if stored, err = r.encode(&e, d.cfg); err != nil {
 			return err
 		}
 	}
-	target := r.target(e)
+	target := r.target(&e)
 	parent := r.folders[ParentPath(target)]
-	perms, err := r.permissions(ctx, parent.ID, e)
+	perms, err := r.permissions(ctx, parent.ID, &e)
 	if err == nil && perms == nil {
 		perms, err = r.inheritedFrom(ctx, parent.ID)
 	}
 	if err != nil {
 		return err
 	}
-	nf := NewFile{Path: target, OwnerID: r.owner(e), UUID: r.uuidFor(e), Config: &d.cfg, Permissions: perms, Parent: &parent,
+	nf := NewFile{Path: target, OwnerID: r.owner(&e), UUID: r.uuidFor(&e), Config: &d.cfg, Permissions: perms, Parent: &parent,
 		stored: stored, configID: configID}
 	row, err := r.q.newFileRow(ctx, nf)
 	if err != nil {
-		return r.refuseEntry(e, err)
+		return r.refuseEntry(&e, err)
 	}
-	if e.createdID, err = batch.add(ctx, row); err != nil {
+	id, err := batch.add(ctx, row)
+	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	if e.linkedTo {
-		r.createdUUIDs[e] = row.uuid
-	}
+	r.madeFrom(i, id, row.uuid)
 	return nil
+}
+
+// madeFrom records the file made from entry i, for the entries that read from it.
+func (r *restorer) madeFrom(i int, id int64, uuid string) {
+	if e := r.entries.at(i); e.linkedTo {
+		e = r.entries.change(i)
+		e.createdID, e.createdUUID = id, uuid
+	}
 }
 
 // uuidFor is the UUID a new file of the entry takes: its own, unless a
@@ -1295,19 +1310,20 @@ func (r *restorer) uuidFor(e *restoreEntry) string {
 // file id, UUID and configuration id stay (and with them its job history),
 // so do its owner and permissions unless a flag restores recorded ones. A
 // caller who is not an administrator keeps the file's hidden properties.
-func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model.Configuration) error {
+func (r *restorer) overwriteFile(ctx context.Context, i int, cfg model.Configuration) error {
+	e := *r.entries.at(i) // a copy: its sources' pages are loaded
 	cfg.AdoptSources(e.Kind)
 	links := make([]model.SourceRef, len(e.sources))
 	for k, link := range e.sources {
 		if link.internal >= 0 {
-			links[k] = model.SourceRef{UUID: r.createdUUIDs[r.entries[link.internal]]}
+			links[k] = model.SourceRef{UUID: r.entries.at(link.internal).createdUUID}
 		} else {
 			links[k] = model.SourceRef{UUID: link.external.UUID}
 		}
 	}
 	cfg.SetLinks(links)
-	target := r.target(e)
-	f := e.existing.file(e, target)
+	target := r.target(&e)
+	f := e.existing.file(&e, target)
 	if !r.user.Admin {
 		old, err := r.q.Configuration(ctx, f)
 		if err != nil {
@@ -1320,15 +1336,12 @@ func (r *restorer) overwriteFile(ctx context.Context, e *restoreEntry, cfg model
 		}
 	}
 	if err := r.q.UpdateConfiguration(ctx, f, cfg); err != nil {
-		return r.refuseEntry(e, err)
+		return r.refuseEntry(&e, err)
 	}
-	if err := r.applyRecorded(ctx, e, f); err != nil {
+	if err := r.applyRecorded(ctx, &e, f); err != nil {
 		return err
 	}
-	e.createdID = f.ID
-	if e.linkedTo {
-		r.createdUUIDs[e] = f.UUID
-	}
+	r.madeFrom(i, f.ID, f.UUID)
 	return nil
 }
 

@@ -1,0 +1,84 @@
+package server_test
+
+import (
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/store"
+)
+
+// TestRestoresOnDisk runs the restore tests again with every restore's
+// entries kept on disk, as an archive past the threshold has them, in
+// pages of two entries with three in memory, so that every check and
+// every write reads and writes pages: each must answer as it does with
+// the entries in memory. (TestRestoreSurvivesSIGKILL runs its server in
+// another process, which the hook does not reach.)
+func TestRestoresOnDisk(t *testing.T) {
+	store.RestoreTestHooks.OnDisk = true
+	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
+	for _, test := range []struct {
+		name string
+		run  func(*testing.T)
+	}{
+		{"RoundTrip", TestBackupRestoreRoundTrip},
+		{"FileConnectionAdminOnly", TestRestoreOfAFileConnectionOverAnotherIsAdminOnly},
+		{"CreatesMissingTarget", TestRestoreCreatesAMissingTargetByPath},
+		{"Conflicts", TestRestoreConflictsWithoutOverwrite},
+		{"OverwriteReplaces", TestRestoreOverwriteReplacesNeverMerges},
+		{"OverwriteRefusesDependents", TestRestoreOverwriteRefusesDownstreamDependents},
+		{"OverwriteHidesInvisibleDependents", TestRestoreOverwriteHidesInvisibleDependents},
+		{"Owners", TestRestoreOwners},
+		{"Sharing", TestRestoreSharing},
+		{"GroupPermissions", TestRestoreGroupPermissions},
+		{"SkipMissingDependencies", TestRestoreSkipFilesWithMissingDependencies},
+		{"NeedsWritePermission", TestRestoreNeedsWritePermission},
+		{"HostileArchives", TestRestoreRefusesHostileArchives},
+		{"AllOrNothing", TestRestoreIsAllOrNothing},
+		{"InfoZip", TestRestoreInfoZipArchive},
+		{"CommittedInfoZip", TestRestoreCommittedInfoZipArchive},
+		{"SecretsOfAnotherServer", TestRestoreSecretsOfAnotherServer},
+		{"InheritsPermissions", TestRestoreInheritsTheTargetsPermissions},
+		{"NoConfiguration", TestRestoreRefusesEntriesThatAreNoConfiguration},
+		{"PermissionEndpoints", TestRestoreChangesOnlyWhatThePermissionEndpointsAllow},
+		{"HiddenAndMissing", TestRestoreAnswersTheSameForHiddenAndMissing},
+		{"PlatformRoundTrip", TestPlatformArchiveRoundTrip},
+		{"OverwriteKeepsIdentity", TestRestoreOverwriteKeepsIdentityHistoryAndPermissions},
+		{"OverwriteRefusesDependentsInArchive", TestRestoreOverwriteRefusesDependentsInTheArchive},
+		{"HiddenLinks", TestLinksToHiddenFilesTellNothing},
+		{"LegacySources", TestRestoreLegacySourcesBecomeRealLinks},
+		{"LinksByUUIDOrPath", TestRestoreLinksEntriesByUUIDOrPath},
+		{"SharedUUIDOnce", TestRestoreGivesASharedUUIDOnce},
+		{"ChecksBeforeWriteLock", TestRestoreChecksBeforeWriteLock},
+		{"RechecksAfterConcurrentChange", TestRestoreRechecksAfterConcurrentChange},
+	} {
+		t.Run(test.name, test.run)
+	}
+}
+
+// TestRestoreLeavesNoIndex: a restore whose entries are on disk removes
+// its database, and the spooled upload, when it succeeds and when its
+// checks refuse it.
+func TestRestoreLeavesNoIndex(t *testing.T) {
+	store.RestoreTestHooks.OnDisk = true
+	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
+	dataDir := t.TempDir()
+	_, p := start(t, server.Config{DataDir: dataDir, DemoData: true})
+	spooled := func() []string {
+		var left []string
+		for _, pattern := range []string{store.RestoreIndexPattern, archive.SpoolPattern} {
+			found, _ := filepath.Glob(filepath.Join(dataDir, "tmp", pattern))
+			left = append(left, found...)
+		}
+		return left
+	}
+	body := p.backup("admin", "/Data")
+	p.restore("admin", "/Copy", body)
+	p.wantFailure(p.upload("admin", restoreURL("/Copy"), "application/zip", body), http.StatusConflict, "already exist")
+	p.wantFailure(p.upload("viewer", restoreURL("/Data"), "application/zip", body), http.StatusForbidden, "")
+	if left := spooled(); len(left) > 0 {
+		t.Errorf("restores left %v behind", left)
+	}
+}

@@ -1,0 +1,447 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/archive"
+	zsqlite "zombiezen.com/go/sqlite"
+	"zombiezen.com/go/sqlite/sqlitex"
+)
+
+// RestoreIndexPattern names the temporary databases in which a restore of
+// many entries keeps them, in the directory of the spooled upload
+// (os.CreateTemp and filepath.Glob patterns alike).
+const RestoreIndexPattern = "restore-*.idx"
+
+// What a restore holds of its entries in memory: pages of entryPageLen
+// entries, at most restorePagesHeld of them once the archive has more than
+// spillPast entries; the others wait in a temporary SQLite database beside
+// the spooled upload. So a restore's memory does not grow with its entry
+// count. Up to spillPast entries, every page stays in memory and the
+// database (which also indexes the entries' identities for Link) is an
+// in-memory one. RestoreTestHooks.OnDisk runs every restore through the disk.
+const (
+	spillPast        = 8192
+	entryPageLen     = 512
+	restorePagesHeld = spillPast / entryPageLen
+)
+
+// entryTable holds a restore's entries by their index in the archive's
+// sorted entries. A pointer at or change returns may point into a page
+// evicted by the next call: it is read as it was, but a change made
+// through it after would be lost. So code changes an entry through change
+// at once, before it asks for another.
+type entryTable struct {
+	n       int
+	pageLen int
+	linking int // entries with links
+	conn    *zsqlite.Conn
+	file    string       // the database's file; "" for an in-memory one
+	pages   []*entryPage // by page number; nil when on disk
+	held    []int        // the pages in memory, by number
+	limit   int          // most pages held
+	buf     []byte       // a page's encoding
+	err     error        // the first failure to read or write a page
+	// ident inserts identities identBatch at a time, gathered in idents.
+	ident  *zsqlite.Stmt
+	idents []identity
+}
+
+// identity is what Link looks entries up by (addIdentity).
+type identity struct {
+	i          int
+	uuid, orig string
+}
+
+// identBatch is how many identities one statement inserts: a statement
+// for each cost about as much as the restore's checks.
+const identBatch = 64
+
+// entryPage is one page of entries; dirty when it differs from its copy
+// on disk (or has none).
+type entryPage struct {
+	entries []restoreEntry
+	dirty   bool
+}
+
+// newEntryTable makes a table of the archive's entries, on disk in dir
+// past spillPast of them.
+func newEntryTable(dir string, entries []archive.Entry) (*entryTable, error) {
+	t := &entryTable{n: len(entries), pageLen: entryPageLen, limit: len(entries)/entryPageLen + 1}
+	var err error
+	if RestoreTestHooks.OnDisk {
+		t.pageLen, t.limit = 2, 3 // every few entries a page read or written
+	}
+	if len(entries) > spillPast || RestoreTestHooks.OnDisk {
+		t.limit = min(t.limit, restorePagesHeld)
+		var f *os.File
+		if f, err = os.CreateTemp(dir, RestoreIndexPattern); err != nil {
+			return nil, fmt.Errorf("restore index: %w", err)
+		}
+		t.file = f.Name()
+		f.Close()
+		t.conn, err = zsqlite.OpenConn(t.file, zsqlite.OpenReadWrite)
+	} else {
+		t.conn, err = zsqlite.OpenConn(":memory:", zsqlite.OpenReadWrite, zsqlite.OpenMemory)
+	}
+	if err != nil {
+		t.close()
+		return nil, fmt.Errorf("restore index: %w", err)
+	}
+	// Scratch that a crash may lose: the restore starts again from the
+	// upload. One transaction for all that is written, never committed:
+	// the database is removed when the restore ends.
+	for _, sql := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA cache_size = -1024",
+		"BEGIN",
+		"CREATE TABLE page(n INTEGER PRIMARY KEY, entries BLOB NOT NULL)",
+		"CREATE TABLE ident(i INTEGER PRIMARY KEY, uuid TEXT, orig TEXT)"} {
+		if err == nil {
+			err = sqlitex.ExecuteTransient(t.conn, sql, nil)
+		}
+	}
+	if err == nil {
+		t.ident, err = t.conn.Prepare(`INSERT INTO ident(i, uuid, orig) VALUES (?, ?, ?)` + strings.Repeat(",(?, ?, ?)", identBatch-1))
+	}
+	if err != nil {
+		t.close()
+		return nil, fmt.Errorf("restore index: %w", err)
+	}
+	t.pages = make([]*entryPage, (len(entries)+t.pageLen-1)/t.pageLen)
+	for n := range t.pages {
+		p := t.use(n, &entryPage{entries: make([]restoreEntry, min(t.pageLen, len(entries)-n*t.pageLen)), dirty: true})
+		for k := range p.entries {
+			p.entries[k].Entry = entries[n*t.pageLen+k]
+		}
+	}
+	return t, t.err
+}
+
+// close removes the database.
+func (t *entryTable) close() error {
+	var err error
+	if t.ident != nil {
+		t.ident.Finalize()
+	}
+	if t.conn != nil {
+		err = t.conn.Close()
+	}
+	if t.file != "" {
+		if rmErr := os.Remove(t.file); err == nil {
+			err = rmErr
+		}
+	}
+	t.conn, t.ident, t.file, t.pages = nil, nil, "", nil
+	return err
+}
+
+// at returns entry i, to read.
+func (t *entryTable) at(i int) *restoreEntry {
+	return &t.page(i / t.pageLen).entries[i%t.pageLen]
+}
+
+// change returns entry i, to change.
+func (t *entryTable) change(i int) *restoreEntry {
+	p := t.page(i / t.pageLen)
+	p.dirty = true
+	return &p.entries[i%t.pageLen]
+}
+
+// page returns page n, read from disk if it is not in memory. A page that
+// does not read comes back empty of findings (its entries' zero values)
+// and t.err tells why: the restore checks t.err before it writes.
+func (t *entryTable) page(n int) *entryPage {
+	if p := t.pages[n]; p != nil {
+		return p
+	}
+	p := &entryPage{entries: make([]restoreEntry, min(t.pageLen, t.n-n*t.pageLen))}
+	err := sqlitex.Execute(t.conn, `SELECT entries FROM page WHERE n = ?`, &sqlitex.ExecOptions{
+		Args: []any{n},
+		ResultFunc: func(stmt *zsqlite.Stmt) error {
+			return decodePage(stmt.ColumnText(0), p.entries)
+		},
+	})
+	t.fail(err)
+	return t.use(n, p)
+}
+
+// use puts page n in memory; past the limit, a page held is evicted,
+// chosen at random: the restore reads its entries in passes from first
+// to last, for which evicting the least recently used page would evict
+// each page just before it is read again.
+func (t *entryTable) use(n int, p *entryPage) *entryPage {
+	t.pages[n] = p
+	if len(t.held) < t.limit {
+		t.held = append(t.held, n)
+		return p
+	}
+	k := rand.IntN(len(t.held))
+	t.evict(t.held[k])
+	t.held[k] = n
+	return p
+}
+
+// evict writes page n to disk when it changed, and drops it from memory.
+func (t *entryTable) evict(n int) {
+	p := t.pages[n]
+	t.pages[n] = nil
+	if !p.dirty {
+		return
+	}
+	t.buf = encodePage(t.buf[:0], p.entries)
+	t.fail(sqlitex.Execute(t.conn, `INSERT OR REPLACE INTO page(n, entries) VALUES (?, ?)`,
+		&sqlitex.ExecOptions{Args: []any{n, t.buf}}))
+}
+
+func (t *entryTable) fail(err error) {
+	if err != nil && t.err == nil {
+		t.err = fmt.Errorf("restore index: %w", err)
+	}
+}
+
+// addIdentity records entry i's UUID (lower-cased, "" for none) and the
+// path its representation had where it was backed up when that path ends
+// with the entry's own ("" otherwise), for Link to find entries by them.
+func (t *entryTable) addIdentity(i int, uuid, orig string) {
+	t.idents = append(t.idents, identity{i, uuid, orig})
+	if len(t.idents) < identBatch {
+		return
+	}
+	for k, id := range t.idents {
+		t.ident.BindInt64(3*k+1, int64(id.i))
+		bindText(t.ident, 3*k+2, id.uuid)
+		bindText(t.ident, 3*k+3, id.orig)
+	}
+	_, err := t.ident.Step()
+	t.fail(errors.Join(err, t.ident.Reset()))
+	t.idents = t.idents[:0]
+}
+
+// bindText binds s, or NULL for "".
+func bindText(stmt *zsqlite.Stmt, param int, s string) {
+	if s == "" {
+		stmt.BindNull(param)
+	} else {
+		stmt.BindText(param, s)
+	}
+}
+
+// nullable is s as an argument, nil (NULL) for "".
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// indexIdentities indexes what addIdentity recorded, once every entry has been.
+func (t *entryTable) indexIdentities() {
+	for _, id := range t.idents {
+		t.fail(sqlitex.Execute(t.conn, `INSERT INTO ident(i, uuid, orig) VALUES (?, ?, ?)`,
+			&sqlitex.ExecOptions{Args: []any{id.i, nullable(id.uuid), nullable(id.orig)}}))
+	}
+	t.idents = nil
+	t.fail(sqlitex.ExecuteScript(t.conn, `
+		CREATE INDEX ident_uuid ON ident(uuid, i);
+		CREATE INDEX ident_orig ON ident(orig, i);`, nil))
+}
+
+// lastWith returns the last entry (in archive order) whose identity has
+// value in column (uuid or orig), or -1.
+func (t *entryTable) lastWith(column, value string) int {
+	found := -1
+	t.fail(sqlitex.Execute(t.conn, `SELECT max(i) FROM ident WHERE `+column+` = ?`, &sqlitex.ExecOptions{
+		Args: []any{value},
+		ResultFunc: func(stmt *zsqlite.Stmt) error {
+			if stmt.ColumnType(0) != zsqlite.TypeNull {
+				found = stmt.ColumnInt(0)
+			}
+			return nil
+		},
+	}))
+	return found
+}
+
+// eachSharingUUID calls fn, in order, with every entry whose UUID other entries have too.
+func (t *entryTable) eachSharingUUID(fn func(i int)) {
+	t.fail(sqlitex.Execute(t.conn, `SELECT i FROM ident WHERE uuid IN
+		(SELECT uuid FROM ident WHERE uuid IS NOT NULL GROUP BY uuid HAVING count(*) > 1) ORDER BY i`,
+		&sqlitex.ExecOptions{ResultFunc: func(stmt *zsqlite.Stmt) error { fn(stmt.ColumnInt(0)); return nil }}))
+}
+
+// The encoding of a page: its entries one after the other, each field in
+// turn, integers as varints and strings after their length.
+
+func encodePage(b []byte, entries []restoreEntry) []byte {
+	for k := range entries {
+		e := &entries[k]
+		b = appendString(b, e.Path)
+		b = appendString(b, string(e.Kind))
+		b = binary.AppendVarint(b, e.Locator())
+		switch {
+		case e.origUUID.none():
+			b = append(b, 0)
+		case e.origUUID.usual():
+			b = append(b, 1)
+			b = append(b, e.origUUID.bytes[:]...)
+		default:
+			b = append(b, 2)
+			b = appendString(b, *e.origUUID.other)
+		}
+		b = binary.AppendUvarint(b, uint64(len(e.sources)))
+		for _, s := range e.sources {
+			b = appendString(b, s.ref.Path)
+			b = appendString(b, s.ref.UUID)
+			b = binary.AppendVarint(b, int64(s.internal))
+			b = appendFile(b, s.external)
+		}
+		if e.existing == nil {
+			b = append(b, 0)
+		} else {
+			b = append(b, 1)
+			b = binary.AppendVarint(b, e.existing.id)
+			b = binary.AppendVarint(b, e.existing.parentID)
+			b = binary.AppendVarint(b, e.existing.ownerID)
+			b = appendString(b, e.existing.uuid)
+		}
+		b = appendString(b, e.skipped)
+		b = append(b, bits(e.rights.Read, e.rights.Write, e.rights.Execute, e.rights.Own, e.uuidShared, e.uuidTaken, e.linkedTo))
+		b = binary.AppendVarint(b, e.createdID)
+		b = appendString(b, e.createdUUID)
+	}
+	return b
+}
+
+// decodePage reads a page from its encoding, taken as one string: the
+// entries' strings are parts of it, not an allocation each.
+func decodePage(page string, entries []restoreEntry) error {
+	d := pageDecoder{s: page}
+	for k := range entries {
+		e := &entries[k]
+		path, kind := d.string(), model.Kind(d.string())
+		e.Entry = archive.LocatedEntry(path, kind, d.varint())
+		switch d.byte() {
+		case 1:
+			copy(e.origUUID.bytes[:], d.take(16))
+		case 2:
+			other := d.string()
+			e.origUUID.other = &other
+		}
+		if n := d.uvarint(); n > 0 && d.err == nil {
+			e.sources = make([]sourceLink, min(n, uint64(len(d.s))))
+			for s := range e.sources {
+				link := &e.sources[s]
+				link.ref.Path, link.ref.UUID = d.string(), d.string()
+				link.internal = int(d.varint())
+				link.external = d.file()
+			}
+		}
+		if d.byte() == 1 {
+			e.existing = &existingFile{id: d.varint(), parentID: d.varint(), ownerID: d.varint(), uuid: d.string()}
+		}
+		e.skipped = d.string()
+		flags := d.byte()
+		e.rights = Rights{Read: flags&1 != 0, Write: flags&2 != 0, Execute: flags&4 != 0, Own: flags&8 != 0}
+		e.uuidShared, e.uuidTaken, e.linkedTo = flags&16 != 0, flags&32 != 0, flags&64 != 0
+		e.createdID = d.varint()
+		e.createdUUID = d.string()
+	}
+	if d.err == nil && len(d.s) > 0 {
+		d.err = errors.New("bytes after the last entry")
+	}
+	if d.err != nil {
+		return fmt.Errorf("page does not read: %w", d.err)
+	}
+	return nil
+}
+
+func appendFile(b []byte, f File) []byte {
+	for _, v := range []int64{f.ID, f.ParentID, f.ConfigID, f.OwnerID} {
+		b = binary.AppendVarint(b, v)
+	}
+	for _, s := range []string{f.Path, f.Name, string(f.Kind), f.UUID, f.Owner, f.Description} {
+		b = appendString(b, s)
+	}
+	return append(b, bits(f.Others.Executable, f.Others.Readable, f.Others.Writable))
+}
+
+func (d *pageDecoder) file() File {
+	f := File{ID: d.varint(), ParentID: d.varint(), ConfigID: d.varint(), OwnerID: d.varint()}
+	f.Path, f.Name, f.Kind, f.UUID, f.Owner, f.Description = d.string(), d.string(), model.Kind(d.string()), d.string(), d.string(), d.string()
+	flags := d.byte()
+	f.Others = model.Flags{Executable: flags&1 != 0, Readable: flags&2 != 0, Writable: flags&4 != 0}
+	return f
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// bits packs flags into a byte, the first the lowest bit.
+func bits(flags ...bool) byte {
+	var b byte
+	for k, f := range flags {
+		if f {
+			b |= 1 << k
+		}
+	}
+	return b
+}
+
+// pageDecoder reads a page's encoding; past its first error it reads
+// zeros and empty strings.
+type pageDecoder struct {
+	s   string
+	err error
+}
+
+func (d *pageDecoder) take(n int) string {
+	if d.err != nil || n < 0 || n > len(d.s) {
+		if d.err == nil {
+			d.err = errors.New("cut short")
+		}
+		return ""
+	}
+	v := d.s[:n]
+	d.s = d.s[n:]
+	return v
+}
+
+func (d *pageDecoder) byte() byte {
+	if v := d.take(1); v != "" {
+		return v[0]
+	}
+	return 0
+}
+
+func (d *pageDecoder) uvarint() uint64 {
+	v, n := binary.Uvarint([]byte(d.s[:min(len(d.s), binary.MaxVarintLen64)]))
+	if n <= 0 {
+		d.take(-1)
+		return 0
+	}
+	d.s = d.s[n:]
+	return v
+}
+
+// varint reads what binary.AppendVarint wrote: zig-zag over a uvarint.
+func (d *pageDecoder) varint() int64 {
+	u := d.uvarint()
+	if u&1 != 0 {
+		return ^int64(u >> 1)
+	}
+	return int64(u >> 1)
+}
+
+func (d *pageDecoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.s)) {
+		return d.take(-1)
+	}
+	return d.take(int(n))
+}
