@@ -52,19 +52,37 @@ func TestFailedEarlyRootReadIsToldAndRetried(t *testing.T) {
 	c.waitFor("Exports/")
 }
 
-// rootGate holds the answer to the root folder's read until opened, and
-// notes every read of another pane's data (the connections, the per-kind
-// file lists, the running jobs) that reached the server before the root
-// folder was answered.
+// rootGate holds the answer to the root folder's read until open is
+// closed, and that to the connections list until list is, and notes every
+// read of another pane's data (the connections, the per-kind file lists,
+// the running jobs) that reached the server before the root folder was
+// answered.
 type rootGate struct {
-	open     chan struct{}
-	answered atomic.Bool
-	mu       sync.Mutex
-	early    []string // reads that came before the root folder's answer
-	seen     []string // every other pane's read, in order
+	open, list chan struct{}
+	answered   atomic.Bool
+	mu         sync.Mutex
+	early      []string // reads that came before the root folder's answer
+	seen       []string // every other pane's read, in order
 }
 
-func newRootGate() *rootGate { return &rootGate{open: make(chan struct{})} }
+// newRootGate holds the root folder's answer; the list's goes at once.
+func newRootGate() *rootGate {
+	list := make(chan struct{})
+	close(list)
+	return &rootGate{open: make(chan struct{}), list: list}
+}
+
+// openAll lets every answer held go (a read left waiting would hold the
+// server's shutdown).
+func (g *rootGate) openAll() {
+	for _, ch := range []chan struct{}{g.open, g.list} {
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+	}
+}
 
 func (g *rootGate) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -81,6 +99,9 @@ func (g *rootGate) wrap(next http.Handler) http.Handler {
 				g.early = append(g.early, r.URL.Path)
 			}
 			g.mu.Unlock()
+		}
+		if r.URL.Path == "/rest/connections" {
+			<-g.list
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -112,6 +133,7 @@ func (g *rootGate) waitForRead(t *testing.T, path string) {
 func TestPanesNotShownReadAfterTheFirstFrame(t *testing.T) {
 	gate := newRootGate()
 	c := startConsole(t, consoleOpts{wrap: gate.wrap, panes: ownModels})
+	t.Cleanup(gate.openAll) // before the server's shutdown, which waits for held reads
 	c.waitFor("reading the root folder")
 	close(gate.open)
 	c.waitFor("Exports/")
@@ -131,16 +153,13 @@ func TestPanesNotShownReadAfterTheFirstFrame(t *testing.T) {
 // tree and its files come when the root folder does.
 func TestPaneShownBeforeTheFirstFrameReadsAtOnce(t *testing.T) {
 	gate := newRootGate()
+	gate.list = make(chan struct{})
 	c := startConsole(t, consoleOpts{wrap: gate.wrap, panes: ownModels, width: 120, height: 32})
-	t.Cleanup(func() { // before the server's shutdown, which waits for the held read
-		select {
-		case <-gate.open:
-		default:
-			close(gate.open)
-		}
-	})
+	t.Cleanup(gate.openAll) // before the server's shutdown, which waits for held reads
 	c.waitFor("reading the root folder")
 	c.keys("2")
+	c.waitFor("reading the connections…")
+	close(gate.list)
 	c.waitQuiet("Jdbc SQLite", "reading the connections")
 	c.keys("j", "j", "j", "i") // the details of the fourth connection
 	c.waitFor("Jdbc MySQL (das.JdbcDataStoreType)")
