@@ -77,11 +77,17 @@ func (p *platform) upload(user, url, contentType string, body []byte) answer {
 	return answer{code: resp.StatusCode, header: resp.Header, body: raw}
 }
 
-// restore uploads an archive as user into path with flags and wants 200.
+// restore uploads an archive as user into path with flags and wants 200,
+// with the answer written byte for byte as json.Marshal writes the result
+// (the server writes it as it reads it, not through json.Marshal).
 func (p *platform) restore(user, path string, body []byte, flags ...string) model.RestoreResult {
 	p.t.Helper()
 	var res model.RestoreResult
-	p.want(p.upload(user, restoreURL(path, flags...), "application/zip", body), http.StatusOK, &res)
+	a := p.upload(user, restoreURL(path, flags...), "application/zip", body)
+	p.want(a, http.StatusOK, &res)
+	if marshalled, _ := json.Marshal(res); !bytes.Equal(marshalled, a.body) {
+		p.t.Fatalf("the answer\n%s\nis not, as json.Marshal writes it,\n%s", a.body, marshalled)
+	}
 	return res
 }
 

@@ -3,8 +3,10 @@ package server
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"log"
 	"math"
 	"mime"
@@ -558,8 +560,8 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		IncludeOwner:                     flags[model.FlagIncludeOwner],
 		SubstituteMissingUser:            flags[model.FlagSubstituteMissingUser],
 	}
-	result, err := s.store.RestoreArchive(r.Context(), userFrom(r), target, idx, opt, func(tx *store.Tx, result model.RestoreResult) error {
-		if err := checkFileConnections(r.Context(), tx.Queries, userFrom(r), result.Restored); err != nil {
+	out, err := s.store.RestoreArchive(r.Context(), userFrom(r), target, idx, opt, func(tx *store.Tx, out store.RestoreOutcome) error {
+		if err := checkFileConnections(r.Context(), tx.Queries, userFrom(r), out.Restored()); err != nil {
 			return err
 		}
 		if beforeRestoreCommit != nil {
@@ -576,7 +578,46 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		writeArchiveError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, result)
+	writeRestoreOutcome(w, out)
+}
+
+// writeRestoreOutcome answers a restore that succeeded with what it made
+// of each entry, a model.RestoreResult, written as its lists are read from
+// the restore's index: a restore of many files does not hold its answer.
+// The restore is committed by then; should the index no longer read, the
+// answer is cut off, so that the client sees an error and not a list
+// with files left out.
+func writeRestoreOutcome(w http.ResponseWriter, out store.RestoreOutcome) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	bw.WriteString(`{"status":` + strconv.Quote(model.StatusSuccess))
+	writeJSONList(bw, "restored", out.Restored())
+	writeJSONList(bw, "skipped", out.Skipped())
+	if kept := out.KeptHidden(); len(kept) > 0 {
+		writeJSONList(bw, "keptHiddenProperties", slices.Values(kept))
+	}
+	bw.WriteByte('}')
+	if err := out.Err(); err != nil {
+		log.Printf("restore answer: %v", err)
+		panic(http.ErrAbortHandler)
+	}
+	bw.Flush()
+}
+
+// writeJSONList writes `,"name":[items]`, each item as json.Marshal writes it.
+func writeJSONList[T any](bw *bufio.Writer, name string, items iter.Seq[T]) {
+	bw.WriteString(`,"` + name + `":[`)
+	first := true
+	for item := range items {
+		if !first {
+			bw.WriteByte(',')
+		}
+		first = false
+		text, _ := json.Marshal(item) // strings and model.SkippedFile: no error
+		bw.Write(text)
+	}
+	bw.WriteByte(']')
 }
 
 // spoolDir is where restore uploads wait, as temporary files, to be applied.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -57,12 +58,12 @@ const sharedDirectory = "another connection already serves that directory, or on
 // with rights its owner never gave. The connections' URLs are read in one
 // query and their directories sorted: a restore of many costs
 // O((restored + all) log all), not restored × all.
-func checkFileConnections(ctx context.Context, q store.Queries, user store.User, paths []string) error {
+func checkFileConnections(ctx context.Context, q store.Queries, user store.User, paths iter.Seq[string]) error {
 	if user.Admin {
 		return nil
 	}
 	var mine []string
-	for _, p := range paths {
+	for p := range paths {
 		if kind, _ := model.KindOfPath(p); kind == model.KindConnection {
 			mine = append(mine, p)
 		}

@@ -160,7 +160,7 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		return checkFileConnections(r.Context(), tx.Queries, userFrom(r), []string{path})
+		return checkFileConnections(r.Context(), tx.Queries, userFrom(r), slices.Values([]string{path}))
 	})
 	if errors.Is(err, store.ErrExists) {
 		writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already exists", path))
@@ -205,7 +205,7 @@ func (s *Server) updateConnection(w http.ResponseWriter, r *http.Request) {
 		if err := tx.UpdateConfiguration(r.Context(), f, cfg); err != nil {
 			return err
 		}
-		return checkFileConnections(r.Context(), tx.Queries, userFrom(r), []string{f.Path})
+		return checkFileConnections(r.Context(), tx.Queries, userFrom(r), slices.Values([]string{f.Path}))
 	})
 	if err != nil {
 		writeArchiveError(w, err)

@@ -104,7 +104,9 @@ func LocatedEntry(path string, kind model.Kind, locator int64) Entry {
 // Archive is an uploaded archive whose every entry passed validation.
 // Folders implied by file paths but without their own entry are listed too.
 type Archive struct {
-	// Entries are sorted by path, so every folder comes before its contents.
+	// Entries are sorted by path, so every folder comes before its
+	// contents. They are nil when Read or Open was given an Inspector:
+	// it has them, and an archive of many entries is not held twice.
 	Entries []Entry
 	// Metadata is the MetadataName entry, nil when the archive has none.
 	Metadata *Metadata
@@ -117,7 +119,8 @@ type Archive struct {
 // bodies, so that a caller that must read every body reads each once.
 type Inspector interface {
 	// Entries is called once, before any Inspect, with the archive's
-	// entries (sorted, as Archive.Entries). An error refuses the archive.
+	// entries (sorted, as Archive.Entries would hold them). An error
+	// refuses the archive.
 	Entries(entries []Entry) error
 	// Inspect is called with the body of each file entry, entries[i], once
 	// it has passed its checks; several at a time, on as many goroutines
@@ -180,8 +183,7 @@ func (a *Archive) Close() error {
 // are capped in depth and length, so no entry makes the restore walk
 // thousands of folders. Of each entry it keeps its path, its kind and
 // where its central directory header is (an Entry of 40 bytes, and the
-// path's bytes), so an archive of many entries takes little memory while
-// it is restored.
+// path's bytes), and none once it returns when in has them.
 func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, error) {
 	limits = limits.WithDefaults()
 	if size > limits.MaxUploadBytes {
@@ -252,6 +254,9 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 		if a.Metadata, err = a.readMetadata(metadata); err != nil {
 			return nil, err
 		}
+	}
+	if in != nil {
+		a.Entries = nil
 	}
 	return a, nil
 }

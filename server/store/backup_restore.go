@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
 	"sort"
@@ -189,7 +191,7 @@ func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, i
 	if err != nil {
 		return model.RestoreResult{}, err
 	}
-	return r.result(), nil
+	return RestoreOutcome{r}.Result(), nil
 }
 
 // RestoreTestHooks, when a test sets them, see a restore's phases: Checked
@@ -212,10 +214,10 @@ var RestoreTestHooks struct {
 // taken, the checks run again under the lock, so no change slips between
 // check and write.
 func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTarget, idx *RestoreIndex, opt RestoreOptions,
-	then func(tx *Tx, result model.RestoreResult) error) (model.RestoreResult, error) {
+	then func(tx *Tx, out RestoreOutcome) error) (RestoreOutcome, error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return model.RestoreResult{}, fmt.Errorf("restore: %w", err)
+		return RestoreOutcome{}, fmt.Errorf("restore: %w", err)
 	}
 	defer conn.Close()
 	var early *restorer
@@ -223,7 +225,7 @@ func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTar
 	var checkErr error
 	checkedAt, err := dataVersion(ctx, conn)
 	if err != nil {
-		return model.RestoreResult{}, err
+		return RestoreOutcome{}, err
 	}
 	if target.Folder.ID != 0 { // a target to create is a write: its checks wait for the lock
 		early = newRestorer(ctx, Queries{q: conn, secrets: s.secrets}, user, opt, idx.archive, idx.entries)
@@ -234,14 +236,14 @@ func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTar
 	}
 	sqlTx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock
 	if err != nil {
-		return model.RestoreResult{}, fmt.Errorf("begin transaction: %w", err)
+		return RestoreOutcome{}, fmt.Errorf("begin transaction: %w", err)
 	}
 	locked := time.Now()
 	defer sqlTx.Rollback() // after a commit, a no-op
 	tx := &Tx{Queries: Queries{q: sqlTx, secrets: s.secrets}, Tx: sqlTx}
 	lockedAt, err := dataVersion(ctx, sqlTx)
 	if err != nil {
-		return model.RestoreResult{}, err
+		return RestoreOutcome{}, err
 	}
 	r := early
 	if early != nil && lockedAt == checkedAt {
@@ -257,25 +259,25 @@ func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTar
 		}
 	}
 	if checkErr != nil {
-		return model.RestoreResult{}, checkErr
+		return RestoreOutcome{}, checkErr
 	}
 	if err := r.create(ctx, root); err != nil {
-		return model.RestoreResult{}, err
+		return RestoreOutcome{}, err
 	}
 	if err := r.entries.err; err != nil { // a page that did not read or write
-		return model.RestoreResult{}, err
+		return RestoreOutcome{}, err
 	}
-	result := r.result()
-	if err := then(tx, result); err != nil {
-		return model.RestoreResult{}, err
+	out := RestoreOutcome{r}
+	if err := cmp.Or(then(tx, out), out.Err()); err != nil {
+		return RestoreOutcome{}, err
 	}
 	if err := sqlTx.Commit(); err != nil {
-		return model.RestoreResult{}, fmt.Errorf("commit: %w", err)
+		return RestoreOutcome{}, fmt.Errorf("commit: %w", err)
 	}
 	if RestoreTestHooks.Committed != nil {
 		RestoreTestHooks.Committed(time.Since(locked))
 	}
-	return result, nil
+	return out, nil
 }
 
 // dataVersion is SQLite's count, for the connection q runs on, of the
@@ -338,19 +340,45 @@ func (r *restorer) check(ctx context.Context, target RestoreTarget) (File, error
 // target is where an entry goes in the tree.
 func (r *restorer) target(e *restoreEntry) string { return joinPath(r.root, e.Path) }
 
-// result reports what the restore made of each entry.
-func (r *restorer) result() model.RestoreResult {
-	result := model.RestoreResult{Status: model.StatusSuccess, Restored: []string{}, Skipped: []model.SkippedFile{}}
-	for i := range r.entries.n {
-		e := r.entries.at(i)
-		if e.skipped != "" {
-			result.Skipped = append(result.Skipped, model.SkippedFile{Path: r.target(e), Reason: e.skipped})
-		} else {
-			result.Restored = append(result.Restored, r.target(e))
+// RestoreOutcome is what a restore made of each entry of its archive,
+// read from the restore's index as it is asked, so that the answer to a
+// restore of many files is written without being held: ask it before the
+// index is closed.
+type RestoreOutcome struct{ r *restorer }
+
+// Restored yields the paths the restore made or kept, in the archive's order.
+func (o RestoreOutcome) Restored() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := range o.r.entries.n {
+			if e := o.r.entries.at(i); e.skipped == "" && !yield(o.r.target(e)) {
+				return
+			}
 		}
 	}
-	result.KeptHidden = r.keptHidden
-	return result
+}
+
+// Skipped yields the files the restore left out and why, in the archive's order.
+func (o RestoreOutcome) Skipped() iter.Seq[model.SkippedFile] {
+	return func(yield func(model.SkippedFile) bool) {
+		for i := range o.r.entries.n {
+			if e := o.r.entries.at(i); e.skipped != "" && !yield(model.SkippedFile{Path: o.r.target(e), Reason: e.skipped}) {
+				return
+			}
+		}
+	}
+}
+
+// KeptHidden are the overwritten files whose hidden properties stayed.
+func (o RestoreOutcome) KeptHidden() []model.SkippedFile { return o.r.keptHidden }
+
+// Err tells why a part of the index did not read while the outcome was
+// read (what it yielded then is not to be trusted).
+func (o RestoreOutcome) Err() error { return o.r.entries.err }
+
+// Result is the whole outcome in one value.
+func (o RestoreOutcome) Result() model.RestoreResult {
+	return model.RestoreResult{Status: model.StatusSuccess, Restored: slices.AppendSeq([]string{}, o.Restored()),
+		Skipped: slices.AppendSeq([]model.SkippedFile{}, o.Skipped()), KeptHidden: o.KeptHidden()}
 }
 
 // targetFolder returns the folder to restore into, creating it (and the
