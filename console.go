@@ -150,14 +150,13 @@ func (d *demoPlatform) stop() {
 func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
 	// The first frame shows the root folder: its request leaves now, while
 	// the terminal is set up and the first views are drawn, so that the
-	// answer is in by the renderer's first tick. The running jobs' leaves
-	// too, for the jobs pane, whose reads the console holds back until that
-	// frame is out (see ui.Model.awaitFirstFrame): its answer waits there.
+	// answer is in by the renderer's first tick. The other panes' reads
+	// (the running jobs among them) wait until that frame is out (see
+	// ui.Model.awaitFirstFrame).
 	reads, cancelReads := context.WithCancel(context.Background())
 	defer cancelReads()
 	if client := ctx.Client; client != nil {
 		ctx.FirstRoot = common.StartEarly(reads, client.RootFolder)
-		ctx.FirstRunning = common.StartEarly(reads, client.RunningJobs)
 	}
 	path, err := credentials.ProfilesPath()
 	if err != nil {

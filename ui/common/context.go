@@ -50,12 +50,10 @@ type Context struct {
 	// Now tells the time; tests fix it so golden files hold still.
 	Now func() time.Time
 
-	// FirstRoot and FirstRunning, when set, are the root folder and the
-	// running jobs read since before the program started (the first frame
-	// shows the root folder; the jobs pane reads once it is out); the
-	// folders and jobs panes' first reads take them.
-	FirstRoot    *Early[model.Folder]
-	FirstRunning *Early[[]model.RunningJob]
+	// FirstRoot, when set, is the root folder read since before the
+	// program started (the first frame shows it); the folders pane's first
+	// read takes it.
+	FirstRoot *Early[model.Folder]
 }
 
 // NewContext returns a context with the dark theme (until the terminal says

@@ -95,11 +95,11 @@ func (p *Pane) poll() tea.Cmd {
 		return nil
 	}
 	p.polling.inFlight, p.polling.sentAt = true, p.ctx.Now()
-	ticket, base, running := p.polling.reads.Next(), p.table.answer, p.ctx.FirstRunning.Or(client.RunningJobs)
+	ticket, base := p.polling.reads.Next(), p.table.answer
 	return common.StartTask("polling running jobs", common.Quiet, func(ctx context.Context) tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 		defer cancel()
-		jobs, err := running(ctx)
+		jobs, err := client.RunningJobs(ctx)
 		msg := pollMsg{ticket: ticket, jobs: jobs, err: err, jobAPI: client.JobAPI(), base: base}
 		if err == nil {
 			msg.changes = common.Diff(base, jobs, execID, replaceLimit) // O(rows), here rather than in Update
