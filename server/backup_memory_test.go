@@ -186,3 +186,22 @@ func TestBackupAndRestoreHoldNoBodies(t *testing.T) {
 		t.Errorf("a restore of %d files holds %d KiB, of %d files %d KiB", 2*files, manyRestore>>10, files, fewRestore>>10)
 	}
 }
+
+// TestRestoreOnDiskHoldsTheSameForMoreEntries: a restore whose entries are
+// on disk (as past the threshold; store.RestoreTestHooks.OnDisk) peaks at
+// about the same heap for eight times the entries (3.3 and 3.5 MiB here);
+// with the entries in memory the peak grows from 3.2 to 8.1 MiB.
+func TestRestoreOnDiskHoldsTheSameForMoreEntries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills two servers")
+	}
+	store.RestoreTestHooks.OnDisk = true
+	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
+	const few, slack = 1000, 2 << 20
+	_, fewRestore := heldDuringBackupAndRestore(t, few, 64)
+	_, manyRestore := heldDuringBackupAndRestore(t, 8*few, 64)
+	t.Logf("restore peaks %d KiB / %d KiB above its start (%d / %d files)", fewRestore>>10, manyRestore>>10, few, 8*few)
+	if manyRestore > fewRestore+slack {
+		t.Errorf("a restore of %d files peaks at %d KiB, of %d files at %d KiB", 8*few, manyRestore>>10, few, fewRestore>>10)
+	}
+}

@@ -106,8 +106,8 @@ func LocatedEntry(path string, kind model.Kind, locator int64) Entry {
 type Archive struct {
 	// Entries are sorted by path, so every folder comes before its
 	// contents. They are nil when Read or Open was given an Inspector:
-	// it has them, and an archive of many entries is not held twice.
-	Entries []Entry
+	// it keeps them.
+	Entries Entries
 	// Metadata is the MetadataName entry, nil when the archive has none.
 	Metadata *Metadata
 	limits   Limits
@@ -115,18 +115,64 @@ type Archive struct {
 	src      source
 }
 
-// An Inspector sees an archive's files as Read or Open checks their
-// bodies, so that a caller that must read every body reads each once.
+// An Inspector keeps the entries Read or Open finds, for Open to check
+// them in path order and to look them up, and sees the archive's files as
+// Open checks their bodies, so that a caller that must read every body
+// reads each once, and keeps the entries where it likes (on disk, for an
+// archive of many). Entries keeps them in memory.
 type Inspector interface {
-	// Entries is called once, before any Inspect, with the archive's
-	// entries (sorted, as Archive.Entries would hold them). An error
-	// refuses the archive.
-	Entries(entries []Entry) error
-	// Inspect is called with the body of each file entry, entries[i], once
+	// Add keeps an entry: Open adds them in the central directory's
+	// order, then the folders their paths imply. An error refuses the
+	// archive.
+	Add(e Entry) error
+	// Sorted calls fn with every entry added, sorted by path; from then
+	// on, Entry(i) is the i-th of them. It stops at fn's first error.
+	Sorted(fn func(e Entry) error) error
+	// Find returns the entry at path, once Sorted ran.
+	Find(path string) (Entry, bool, error)
+	// Entry returns entry i; several at a time.
+	Entry(i int) Entry
+	// Inspect is called with the body of each file entry, Entry(i), once
 	// it has passed its checks; several at a time, on as many goroutines
 	// as there are cores, in no order. An error refuses the archive.
 	Inspect(i int, body []byte) error
 }
+
+// Entries keep an archive's entries in memory (an Inspector that sees no
+// body).
+type Entries []Entry
+
+// Add keeps e.
+func (es *Entries) Add(e Entry) error {
+	*es = append(*es, e)
+	return nil
+}
+
+// Sorted sorts the entries by path and calls fn with each.
+func (es *Entries) Sorted(fn func(e Entry) error) error {
+	slices.SortFunc(*es, func(x, y Entry) int { return strings.Compare(x.Path, y.Path) })
+	for _, e := range *es {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Find returns the entry at path, by a binary search of the sorted entries.
+func (es *Entries) Find(path string) (Entry, bool, error) {
+	i, found := slices.BinarySearchFunc(*es, path, func(e Entry, path string) int { return strings.Compare(e.Path, path) })
+	if !found {
+		return Entry{}, false, nil
+	}
+	return (*es)[i], true, nil
+}
+
+// Entry returns entry i.
+func (es *Entries) Entry(i int) Entry { return (*es)[i] }
+
+// Inspect does nothing.
+func (es *Entries) Inspect(int, []byte) error { return nil }
 
 // SpoolPattern names the temporary files Read makes (os.CreateTemp and
 // filepath.Glob patterns alike).
@@ -194,10 +240,14 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
 	}
 	a := &Archive{limits: limits, src: source{ra: ra, size: size, dataEnd: dir.start, base: dir.base}}
-	// Sized once for the count declared, as far as the directory's bytes
-	// can hold that many headers, rather than grown by doubling.
-	if n := min(dir.records, uint64(limits.MaxEntries), uint64(size-dir.start)/directoryHeaderLen); n > 0 {
-		a.Entries = make([]Entry, 0, n)
+	inspect := in != nil
+	if !inspect {
+		// Sized once for the count declared, as far as the directory's
+		// bytes can hold that many headers, rather than grown by doubling.
+		if n := min(dir.records, uint64(limits.MaxEntries), uint64(size-dir.start)/directoryHeaderLen); n > 0 {
+			a.Entries = make(Entries, 0, n)
+		}
+		in = &a.Entries
 	}
 	read := 0
 	var names nameArena
@@ -229,8 +279,7 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 			metadata = &rec
 			return nil
 		}
-		a.Entries = append(a.Entries, Entry{Path: name, Kind: kind, header: h.at + 1})
-		return nil
+		return in.Add(Entry{Path: name, Kind: kind, header: h.at + 1})
 	})
 	if err != nil {
 		if errors.Is(err, ErrInvalid) || errors.Is(err, ErrTooLarge) {
@@ -238,25 +287,17 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 		}
 		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
 	}
-	slices.SortFunc(a.Entries, func(x, y Entry) int { return strings.Compare(x.Path, y.Path) })
-	if err := a.addImpliedFolders(metadata != nil); err != nil {
+	entries, err := addImpliedFolders(in, metadata != nil)
+	if err != nil {
 		return nil, err
 	}
-	if in != nil {
-		if err := in.Entries(a.Entries); err != nil {
-			return nil, err
-		}
-	}
-	if err := a.checkBodies(metadata, in); err != nil {
+	if err := a.checkBodies(in, entries, metadata, inspect); err != nil {
 		return nil, err
 	}
 	if metadata != nil {
-		if a.Metadata, err = a.readMetadata(metadata); err != nil {
+		if a.Metadata, err = a.readMetadata(in, metadata); err != nil {
 			return nil, err
 		}
-	}
-	if in != nil {
-		a.Entries = nil
 	}
 	return a, nil
 }
@@ -359,42 +400,66 @@ func checkName(raw string) error {
 // addImpliedFolders refuses an entry that appears twice, and a file (or
 // the permissions entry) used as a folder, and adds folder entries for the
 // folders file paths imply (Info-ZIP writes them, other tools may not). It
-// takes the entries sorted by path and leaves them so.
-func (a *Archive) addImpliedFolders(hasMetadata bool) error {
-	explicit := a.Entries
-	for i := 1; i < len(explicit); i++ {
-		if explicit[i].Path == explicit[i-1].Path {
-			return fmt.Errorf("%w: entry %q appears twice", ErrInvalid, explicit[i].Path)
+// reads the entries once in path order, looking up the folders above each
+// (those of the entry before it were, so mostly none), and again if it
+// added folders; it returns how many entries there are then. An entry that
+// appears twice is told before a file used as a folder.
+func addImpliedFolders(in Inspector, hasMetadata bool) (int, error) {
+	var twice, misused error
+	var implied []string
+	impliedSet := map[string]bool{}
+	entries, prev, checked := 0, "", "" // checked: a folder whose folders above were checked
+	err := in.Sorted(func(e Entry) error {
+		if entries++; entries > 1 && e.Path == prev {
+			twice = fmt.Errorf("%w: entry %q appears twice", ErrInvalid, e.Path)
+			return twice
 		}
-	}
-	implied := map[string]bool{}
-	for _, e := range explicit {
-		for p := parentOf(e.Path); p != ""; p = parentOf(p) {
+		prev = e.Path
+		if misused != nil {
+			return nil
+		}
+		parent := parentOf(e.Path)
+		for p := parent; p != "" && p != checked && !strings.HasPrefix(checked, p+"/"); p = parentOf(p) {
 			if p == MetadataName && hasMetadata {
-				return fmt.Errorf("%w: %q is a file and a folder of %q", ErrInvalid, p, e.Path)
+				misused = fmt.Errorf("%w: %q is a file and a folder of %q", ErrInvalid, p, e.Path)
+				return nil
 			}
-			if at, found := findEntry(explicit, p); found {
-				if !explicit[at].IsFolder() {
-					return fmt.Errorf("%w: %q is a file and a folder of %q", ErrInvalid, p, e.Path)
+			found, ok, err := in.Find(p)
+			if err != nil {
+				return err
+			}
+			if ok {
+				if !found.IsFolder() {
+					misused = fmt.Errorf("%w: %q is a file and a folder of %q", ErrInvalid, p, e.Path)
+					return nil
 				}
-				break // its own parents were handled when it was
+				break // its own parents were checked when it was: it sorts before e
 			}
-			if implied[p] {
+			if impliedSet[p] {
 				break
 			}
-			implied[p] = true
-			a.Entries = append(a.Entries, Entry{Path: p, Kind: model.KindFolder})
+			impliedSet[p] = true
+			implied = append(implied, p)
+		}
+		checked = parent
+		return nil
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case misused != nil:
+		return 0, misused
+	case len(implied) == 0:
+		return entries, nil
+	}
+	for _, p := range implied {
+		if err := in.Add(Entry{Path: p, Kind: model.KindFolder}); err != nil {
+			return 0, err
 		}
 	}
-	if len(implied) > 0 {
-		slices.SortFunc(a.Entries, func(x, y Entry) int { return strings.Compare(x.Path, y.Path) })
-	}
-	return nil
-}
-
-// findEntry returns the index in entries, sorted by path, of the entry at path.
-func findEntry(entries []Entry, path string) (int, bool) {
-	return slices.BinarySearchFunc(entries, path, func(e Entry, path string) int { return strings.Compare(e.Path, path) })
+	entries = 0
+	err = in.Sorted(func(Entry) error { entries++; return nil })
+	return entries, err
 }
 
 func parentOf(p string) string {
@@ -412,8 +477,7 @@ func parentOf(p string) string {
 // hold in all is capped too. A file entry's body that passes goes to in.
 // The first refusal stops the others; of those found by then, the first
 // entry's (in order) is told.
-func (a *Archive) checkBodies(metadata *record, in Inspector) error {
-	files := len(a.Entries)
+func (a *Archive) checkBodies(in Inspector, files int, metadata *record, inspect bool) error {
 	// The refusal told: the first entry's (the metadata's last) of those
 	// found. One error held, not a slot per entry.
 	var mu sync.Mutex
@@ -430,9 +494,12 @@ func (a *Archive) checkBodies(metadata *record, in Inspector) error {
 				switch {
 				case k == files && metadata != nil:
 					body, err = r.read(metadata, MetadataName, false)
-				case k < files && a.Entries[k].header > 0: // not a folder only the paths below it imply
-					e := a.Entries[k]
-					keep := in != nil && !e.IsFolder()
+				case k < files:
+					e := in.Entry(k)
+					if e.header <= 0 { // a folder only the paths below it imply
+						break
+					}
+					keep := inspect && !e.IsFolder()
 					if body, err = r.readEntry(e, keep); err == nil && keep {
 						err = in.Inspect(k, body)
 					}
@@ -476,7 +543,7 @@ func (a *Archive) withReader(read func(r *bodyReader) ([]byte, error)) ([]byte, 
 
 // readMetadata decodes the permissions entry strictly; every path it names
 // must be an entry of the archive.
-func (a *Archive) readMetadata(rec *record) (*Metadata, error) {
+func (a *Archive) readMetadata(in Inspector, rec *record) (*Metadata, error) {
 	body, err := a.withReader(func(r *bodyReader) ([]byte, error) { return r.read(rec, MetadataName, true) })
 	if err != nil {
 		return nil, err
@@ -498,7 +565,9 @@ func (a *Archive) readMetadata(rec *record) (*Metadata, error) {
 		}
 	}
 	for p := range m.Files {
-		if _, found := findEntry(a.Entries, p); !found {
+		if _, found, err := in.Find(p); err != nil {
+			return nil, err
+		} else if !found {
 			return nil, fmt.Errorf("%w: %s: names %q, which is not in the archive", ErrInvalid, MetadataName, p)
 		}
 	}

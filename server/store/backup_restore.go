@@ -169,6 +169,7 @@ type restorer struct {
 type RestoreIndex struct {
 	dir     string // where a database of many entries goes
 	archive *archive.Archive
+	few     archive.Entries // the entries while they are few
 	entries *entryTable
 	mu      sync.Mutex // Inspect runs on several goroutines
 }
@@ -489,11 +490,65 @@ func (idx *RestoreIndex) Close() error {
 	return idx.entries.close()
 }
 
-// Entries makes an entry of the index per archive entry (archive.Inspector).
-func (idx *RestoreIndex) Entries(entries []archive.Entry) error {
-	t, err := newEntryTable(idx.dir, entries)
-	idx.entries = t
-	return err
+// Add keeps an entry of the archive (archive.Inspector): in memory up to
+// spillPast of them, then in a database in the index's directory.
+func (idx *RestoreIndex) Add(e archive.Entry) error {
+	if t := idx.entries; t != nil && t.onDisk() {
+		t.addToDirectory(e)
+		return t.err
+	}
+	if idx.few = append(idx.few, e); len(idx.few) <= spillPast && !RestoreTestHooks.OnDisk {
+		return nil
+	}
+	if idx.entries != nil { // made in memory by a Sorted before the folders implied were added
+		idx.entries.close()
+	}
+	t, err := newEntryTable(idx.dir, true)
+	if idx.entries = t; err != nil {
+		return err
+	}
+	for _, e := range idx.few {
+		t.addToDirectory(e)
+	}
+	idx.few = nil
+	return t.err
+}
+
+// Sorted numbers the entries by path, as the restore holds them, and calls
+// fn with each (archive.Inspector).
+func (idx *RestoreIndex) Sorted(fn func(e archive.Entry) error) error {
+	t := idx.entries
+	if t == nil {
+		var err error
+		if t, err = newEntryTable(idx.dir, false); err != nil {
+			return err
+		}
+		idx.entries = t
+	}
+	t.reset()
+	each := func(e archive.Entry) error {
+		t.append(e)
+		return cmp.Or(t.err, fn(e))
+	}
+	if t.onDisk() {
+		return t.sortedDirectory(each)
+	}
+	return idx.few.Sorted(each)
+}
+
+// Find returns the entry at path (archive.Inspector).
+func (idx *RestoreIndex) Find(path string) (archive.Entry, bool, error) {
+	if t := idx.entries; t != nil && t.onDisk() {
+		return t.findInDirectory(path)
+	}
+	return idx.few.Find(path)
+}
+
+// Entry returns entry i (archive.Inspector).
+func (idx *RestoreIndex) Entry(i int) archive.Entry {
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
+	return idx.entries.at(i).Entry
 }
 
 // Inspect decodes the identity of a file entry from its body: its UUID, its
@@ -519,7 +574,7 @@ func (idx *RestoreIndex) Inspect(i int, body []byte) error {
 	// must end it, after a folder.
 	orig := ""
 	if strings.HasSuffix(id.File.Path, "/"+entry.Path) {
-		orig = id.File.Path
+		orig = strings.Clone(id.File.Path) // not the body it is part of
 	}
 	idx.mu.Lock()
 	defer idx.mu.Unlock()
@@ -536,7 +591,7 @@ func (idx *RestoreIndex) Inspect(i int, body []byte) error {
 // each link of its files names, by UUID or by the path it had: of several,
 // the last in the archive.
 func (idx *RestoreIndex) Link(a *archive.Archive) error {
-	idx.archive = a
+	idx.archive, idx.few = a, nil
 	t := idx.entries
 	t.indexIdentities()
 	t.eachSharingUUID(func(i int) { t.change(i).uuidShared = true })

@@ -1,11 +1,14 @@
 package store
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -19,17 +22,19 @@ import (
 // (os.CreateTemp and filepath.Glob patterns alike).
 const RestoreIndexPattern = "restore-*.idx"
 
-// What a restore holds of its entries in memory: pages of entryPageLen
-// entries, at most restorePagesHeld of them once the archive has more than
-// spillPast entries; the others wait in a temporary SQLite database beside
-// the spooled upload. So a restore's memory does not grow with its entry
-// count. Up to spillPast entries, every page stays in memory and the
-// database (which also indexes the entries' identities for Link) is an
-// in-memory one. RestoreTestHooks.OnDisk runs every restore through the disk.
+// What a restore holds of its entries in memory: up to spillPast of them,
+// all, with their identities (some 300 bytes an entry, 5 MiB at most);
+// past it, pages of entryPageLen entries, at most restorePagesHeld of
+// them, the others, the archive's directory and the identities waiting in
+// a temporary SQLite database beside the spooled upload. So a restore's
+// memory does not grow with its entry count past spillPast. The disk
+// costs: at 10,000 entries the restore took a fifth longer through it
+// (BenchmarkRestore), so archives that size stay in memory.
+// RestoreTestHooks.OnDisk runs every restore through the disk.
 const (
-	spillPast        = 8192
+	spillPast        = 16384
 	entryPageLen     = 512
-	restorePagesHeld = spillPast / entryPageLen
+	restorePagesHeld = 16
 )
 
 // entryTable holds a restore's entries by their index in the archive's
@@ -48,20 +53,25 @@ type entryTable struct {
 	limit   int          // most pages held
 	buf     []byte       // a page's encoding
 	err     error        // the first failure to read or write a page
-	// ident inserts identities identBatch at a time, gathered in idents.
-	ident  *zsqlite.Stmt
-	idents []identity
+	// The entries as the archive lists them, while it is read (on disk
+	// only), and their identities (for Link), on disk or in memory
+	// (few): SQLite costs as much as the checks for a few thousand.
+	directory, idents rowInserts
+	few               fewIdentities
 }
 
-// identity is what Link looks entries up by (addIdentity).
+// fewIdentities are the identities of the entries of a table in memory,
+// sorted by UUID and by path (then by entry) once all are added.
+type fewIdentities struct {
+	all            []identity
+	byUUID, byOrig []int32 // indices into all
+}
+
+// identity is what addIdentity records of an entry.
 type identity struct {
 	i          int
 	uuid, orig string
 }
-
-// identBatch is how many identities one statement inserts: a statement
-// for each cost about as much as the restore's checks.
-const identBatch = 64
 
 // entryPage is one page of entries; dirty when it differs from its copy
 // on disk (or has none).
@@ -70,16 +80,18 @@ type entryPage struct {
 	dirty   bool
 }
 
-// newEntryTable makes a table of the archive's entries, on disk in dir
-// past spillPast of them.
-func newEntryTable(dir string, entries []archive.Entry) (*entryTable, error) {
-	t := &entryTable{n: len(entries), pageLen: entryPageLen, limit: len(entries)/entryPageLen + 1}
+// newEntryTable makes an empty table of a restore's entries, on disk in
+// dir or in memory.
+func newEntryTable(dir string, onDisk bool) (*entryTable, error) {
+	t := &entryTable{pageLen: entryPageLen, limit: math.MaxInt,
+		directory: rowInserts{insert: "INSERT INTO directory(path, kind, locator) VALUES ", width: 3},
+		idents:    rowInserts{insert: "INSERT INTO ident(i, uuid, orig) VALUES ", width: 3}}
 	var err error
-	if RestoreTestHooks.OnDisk {
-		t.pageLen, t.limit = 2, 3 // every few entries a page read or written
-	}
-	if len(entries) > spillPast || RestoreTestHooks.OnDisk {
-		t.limit = min(t.limit, restorePagesHeld)
+	if onDisk {
+		t.limit = restorePagesHeld
+		if RestoreTestHooks.OnDisk {
+			t.pageLen, t.limit = 2, 3 // every few entries a page read or written
+		}
 		var f *os.File
 		if f, err = os.CreateTemp(dir, RestoreIndexPattern); err != nil {
 			return nil, fmt.Errorf("restore index: %w", err)
@@ -99,34 +111,80 @@ func newEntryTable(dir string, entries []archive.Entry) (*entryTable, error) {
 	// the database is removed when the restore ends.
 	for _, sql := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA cache_size = -1024",
 		"BEGIN",
+		"CREATE TABLE directory(path TEXT NOT NULL, kind TEXT NOT NULL, locator INTEGER NOT NULL)",
 		"CREATE TABLE page(n INTEGER PRIMARY KEY, entries BLOB NOT NULL)",
 		"CREATE TABLE ident(i INTEGER PRIMARY KEY, uuid TEXT, orig TEXT)"} {
 		if err == nil {
 			err = sqlitex.ExecuteTransient(t.conn, sql, nil)
 		}
 	}
-	if err == nil {
-		t.ident, err = t.conn.Prepare(`INSERT INTO ident(i, uuid, orig) VALUES (?, ?, ?)` + strings.Repeat(",(?, ?, ?)", identBatch-1))
-	}
 	if err != nil {
 		t.close()
 		return nil, fmt.Errorf("restore index: %w", err)
 	}
-	t.pages = make([]*entryPage, (len(entries)+t.pageLen-1)/t.pageLen)
-	for n := range t.pages {
-		p := t.use(n, &entryPage{entries: make([]restoreEntry, min(t.pageLen, len(entries)-n*t.pageLen)), dirty: true})
-		for k := range p.entries {
-			p.entries[k].Entry = entries[n*t.pageLen+k]
-		}
+	return t, nil
+}
+
+func (t *entryTable) onDisk() bool { return t.file != "" }
+
+// addToDirectory keeps an entry as the archive lists it, for sortedDirectory.
+func (t *entryTable) addToDirectory(e archive.Entry) {
+	t.insert(&t.directory, e.Path, string(e.Kind), e.Locator())
+}
+
+// sortedDirectory calls fn with the entries addToDirectory kept, sorted by path.
+func (t *entryTable) sortedDirectory(fn func(e archive.Entry) error) error {
+	t.flush(&t.directory)
+	t.fail(sqlitex.ExecuteTransient(t.conn, "CREATE INDEX IF NOT EXISTS directory_path ON directory(path, kind, locator)", nil))
+	if t.err != nil {
+		return t.err
 	}
-	return t, t.err
+	return sqlitex.Execute(t.conn, `SELECT path, kind, locator FROM directory ORDER BY path`, &sqlitex.ExecOptions{
+		ResultFunc: func(stmt *zsqlite.Stmt) error {
+			return fn(archive.LocatedEntry(stmt.ColumnText(0), model.Kind(stmt.ColumnText(1)), stmt.ColumnInt64(2)))
+		},
+	})
+}
+
+// findInDirectory returns the entry at path, once sortedDirectory ran.
+func (t *entryTable) findInDirectory(path string) (archive.Entry, bool, error) {
+	var e archive.Entry
+	found := false
+	err := sqlitex.Execute(t.conn, `SELECT kind, locator FROM directory WHERE path = ? LIMIT 1`, &sqlitex.ExecOptions{
+		Args: []any{path},
+		ResultFunc: func(stmt *zsqlite.Stmt) error {
+			e, found = archive.LocatedEntry(path, model.Kind(stmt.ColumnText(0)), stmt.ColumnInt64(1)), true
+			return nil
+		},
+	})
+	return e, found, err
+}
+
+// reset empties the table, for append to fill it again.
+func (t *entryTable) reset() {
+	t.fail(sqlitex.ExecuteTransient(t.conn, "DELETE FROM page", nil))
+	t.n, t.pages, t.held = 0, nil, nil
+}
+
+// append adds e as entry t.n.
+func (t *entryTable) append(e archive.Entry) {
+	if t.n%t.pageLen == 0 {
+		t.pages = append(t.pages, nil)
+		t.use(len(t.pages)-1, &entryPage{entries: make([]restoreEntry, 0, t.pageLen), dirty: true})
+	}
+	p := t.page(len(t.pages) - 1)
+	p.entries = append(p.entries, restoreEntry{Entry: e})
+	p.dirty = true
+	t.n++
 }
 
 // close removes the database.
 func (t *entryTable) close() error {
 	var err error
-	if t.ident != nil {
-		t.ident.Finalize()
+	for _, b := range []*rowInserts{&t.directory, &t.idents} {
+		if b.full != nil {
+			b.full.Finalize()
+		}
 	}
 	if t.conn != nil {
 		err = t.conn.Close()
@@ -136,7 +194,7 @@ func (t *entryTable) close() error {
 			err = rmErr
 		}
 	}
-	t.conn, t.ident, t.file, t.pages = nil, nil, "", nil
+	t.conn, t.file, t.pages = nil, "", nil
 	return err
 }
 
@@ -159,6 +217,7 @@ func (t *entryTable) page(n int) *entryPage {
 	if p := t.pages[n]; p != nil {
 		return p
 	}
+	// Of the last page, as many entries as were appended when it was written.
 	p := &entryPage{entries: make([]restoreEntry, min(t.pageLen, t.n-n*t.pageLen))}
 	err := sqlitex.Execute(t.conn, `SELECT entries FROM page WHERE n = ?`, &sqlitex.ExecOptions{
 		Args: []any{n},
@@ -208,52 +267,91 @@ func (t *entryTable) fail(err error) {
 // path its representation had where it was backed up when that path ends
 // with the entry's own ("" otherwise), for Link to find entries by them.
 func (t *entryTable) addIdentity(i int, uuid, orig string) {
-	t.idents = append(t.idents, identity{i, uuid, orig})
-	if len(t.idents) < identBatch {
-		return
-	}
-	for k, id := range t.idents {
-		t.ident.BindInt64(3*k+1, int64(id.i))
-		bindText(t.ident, 3*k+2, id.uuid)
-		bindText(t.ident, 3*k+3, id.orig)
-	}
-	_, err := t.ident.Step()
-	t.fail(errors.Join(err, t.ident.Reset()))
-	t.idents = t.idents[:0]
-}
-
-// bindText binds s, or NULL for "".
-func bindText(stmt *zsqlite.Stmt, param int, s string) {
-	if s == "" {
-		stmt.BindNull(param)
+	if t.onDisk() {
+		t.insert(&t.idents, i, uuid, orig)
 	} else {
-		stmt.BindText(param, s)
+		t.few.all = append(t.few.all, identity{i, uuid, orig})
 	}
-}
-
-// nullable is s as an argument, nil (NULL) for "".
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }
 
 // indexIdentities indexes what addIdentity recorded, once every entry has been.
 func (t *entryTable) indexIdentities() {
-	for _, id := range t.idents {
-		t.fail(sqlitex.Execute(t.conn, `INSERT INTO ident(i, uuid, orig) VALUES (?, ?, ?)`,
-			&sqlitex.ExecOptions{Args: []any{id.i, nullable(id.uuid), nullable(id.orig)}}))
+	if !t.onDisk() {
+		t.few.byUUID, t.few.byOrig = t.few.sorted(identity.uuidKey), t.few.sorted(identity.origKey)
+		return
 	}
-	t.idents = nil
+	t.flush(&t.idents)
 	t.fail(sqlitex.ExecuteScript(t.conn, `
 		CREATE INDEX ident_uuid ON ident(uuid, i);
 		CREATE INDEX ident_orig ON ident(orig, i);`, nil))
 }
 
+// rowInserts gather rows for one table of the index and insert them
+// batchRows at a time: a statement for each cost about as much as the
+// restore's checks.
+type rowInserts struct {
+	insert string // "INSERT INTO t(columns) VALUES "
+	width  int    // columns
+	full   *zsqlite.Stmt
+	rows   []any // width values a row: int, int64 or string ("" is NULL)
+}
+
+// insert adds a row to b, and inserts b's rows when it holds batchRows.
+func (t *entryTable) insert(b *rowInserts, values ...any) {
+	if b.rows = append(b.rows, values...); len(b.rows) == batchRows*b.width {
+		t.flush(b)
+	}
+}
+
+// flush inserts b's rows.
+func (t *entryTable) flush(b *rowInserts) {
+	rows := len(b.rows) / b.width
+	if rows == 0 || t.err != nil {
+		b.rows = b.rows[:0]
+		return
+	}
+	params := "(?" + strings.Repeat(",?", b.width-1) + ")"
+	sql := b.insert + params + strings.Repeat(","+params, rows-1)
+	stmt := b.full
+	var err error
+	switch {
+	case rows < batchRows:
+		stmt, err = t.conn.Prepare(sql) // cached by the connection
+	case stmt == nil:
+		stmt, err = t.conn.Prepare(sql)
+		b.full = stmt
+	}
+	if err == nil {
+		for k, v := range b.rows {
+			switch v := v.(type) {
+			case string:
+				if v == "" {
+					stmt.BindNull(k + 1)
+				} else {
+					stmt.BindText(k+1, v)
+				}
+			case int:
+				stmt.BindInt64(k+1, int64(v))
+			case int64:
+				stmt.BindInt64(k+1, v)
+			}
+		}
+		_, err = stmt.Step()
+		err = errors.Join(err, stmt.Reset())
+	}
+	t.fail(err)
+	b.rows = b.rows[:0]
+}
+
 // lastWith returns the last entry (in archive order) whose identity has
 // value in column (uuid or orig), or -1.
 func (t *entryTable) lastWith(column, value string) int {
+	if !t.onDisk() {
+		if column == "uuid" {
+			return t.few.last(t.few.byUUID, identity.uuidKey, value)
+		}
+		return t.few.last(t.few.byOrig, identity.origKey, value)
+	}
 	found := -1
 	t.fail(sqlitex.Execute(t.conn, `SELECT max(i) FROM ident WHERE `+column+` = ?`, &sqlitex.ExecOptions{
 		Args: []any{value},
@@ -269,9 +367,63 @@ func (t *entryTable) lastWith(column, value string) int {
 
 // eachSharingUUID calls fn, in order, with every entry whose UUID other entries have too.
 func (t *entryTable) eachSharingUUID(fn func(i int)) {
+	if !t.onDisk() {
+		t.few.eachSharingUUID(fn)
+		return
+	}
 	t.fail(sqlitex.Execute(t.conn, `SELECT i FROM ident WHERE uuid IN
 		(SELECT uuid FROM ident WHERE uuid IS NOT NULL GROUP BY uuid HAVING count(*) > 1) ORDER BY i`,
 		&sqlitex.ExecOptions{ResultFunc: func(stmt *zsqlite.Stmt) error { fn(stmt.ColumnInt(0)); return nil }}))
+}
+
+func (id identity) uuidKey() string { return id.uuid }
+
+func (id identity) origKey() string { return id.orig }
+
+// sorted returns the indices of the identities with a key, sorted by it, then by entry.
+func (f *fewIdentities) sorted(key func(identity) string) []int32 {
+	var order []int32
+	for k, id := range f.all {
+		if key(id) != "" {
+			order = append(order, int32(k))
+		}
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(strings.Compare(key(f.all[a]), key(f.all[b])), cmp.Compare(f.all[a].i, f.all[b].i))
+	})
+	return order
+}
+
+// last returns the last entry with key value in order (sorted by it), or -1.
+func (f *fewIdentities) last(order []int32, key func(identity) string, value string) int {
+	at, _ := slices.BinarySearchFunc(order, value, func(k int32, value string) int {
+		if c := strings.Compare(key(f.all[k]), value); c != 0 {
+			return c
+		}
+		return -1 // past every entry with the value
+	})
+	if at == 0 || key(f.all[order[at-1]]) != value {
+		return -1
+	}
+	return f.all[order[at-1]].i
+}
+
+// eachSharingUUID calls fn, in order, with every entry whose UUID other entries have too.
+func (f *fewIdentities) eachSharingUUID(fn func(i int)) {
+	var sharing []int
+	for k := 1; k < len(f.byUUID); k++ {
+		prev, this := f.all[f.byUUID[k-1]], f.all[f.byUUID[k]]
+		if prev.uuid == this.uuid {
+			if len(sharing) == 0 || sharing[len(sharing)-1] != prev.i {
+				sharing = append(sharing, prev.i)
+			}
+			sharing = append(sharing, this.i)
+		}
+	}
+	slices.Sort(sharing)
+	for _, i := range sharing {
+		fn(i)
+	}
 }
 
 // The encoding of a page: its entries one after the other, each field in
