@@ -7,6 +7,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/archive/archivetest"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -59,13 +60,13 @@ func TestRestoresOnDisk(t *testing.T) {
 }
 
 // TestRestoreLeavesNoIndex: a restore whose entries are on disk removes
-// its database, and the spooled upload, when it succeeds and when its
-// checks refuse it.
+// its database, and the spooled upload, when it succeeds, when its checks
+// refuse it and when the archive is refused as it is read.
 func TestRestoreLeavesNoIndex(t *testing.T) {
 	store.RestoreTestHooks.OnDisk = true
 	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
 	dataDir := t.TempDir()
-	_, p := start(t, server.Config{DataDir: dataDir, DemoData: true})
+	_, p := start(t, server.Config{DataDir: dataDir, DemoData: true, ArchiveLimits: archivetest.Limits})
 	spooled := func() []string {
 		var left []string
 		for _, pattern := range []string{store.RestoreIndexPattern, archive.SpoolPattern} {
@@ -78,6 +79,11 @@ func TestRestoreLeavesNoIndex(t *testing.T) {
 	p.restore("admin", "/Copy", body)
 	p.wantFailure(p.upload("admin", restoreURL("/Copy"), "application/zip", body), http.StatusConflict, "already exist")
 	p.wantFailure(p.upload("viewer", restoreURL("/Data"), "application/zip", body), http.StatusForbidden, "")
+	for _, c := range archivetest.Hostile() { // refused while the archive is read, its entries on disk
+		if a := p.upload("admin", restoreURL("/Hostile"), "application/zip", c.Body); a.code == http.StatusOK {
+			t.Errorf("%s: restored", c.Name)
+		}
+	}
 	if left := spooled(); len(left) > 0 {
 		t.Errorf("restores left %v behind", left)
 	}
