@@ -3,6 +3,7 @@ package server_test
 import (
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/server"
@@ -86,5 +87,27 @@ func TestRestoreLeavesNoIndex(t *testing.T) {
 	}
 	if left := spooled(); len(left) > 0 {
 		t.Errorf("restores left %v behind", left)
+	}
+}
+
+// TestRestoreOnDiskAnswersAsInMemory restores the same 300 files and 3
+// folders with the entries in memory and on disk, where the archive's
+// directory and the identities fill whole batches of inserts: the answers
+// name the same paths, in the same order.
+func TestRestoreOnDiskAnswersAsInMemory(t *testing.T) {
+	srv, p := start(t, server.Config{DataDir: t.TempDir(), AdminPassword: "admin"})
+	fillProject(t, srv.Store(), 300)
+	body := p.backup("admin", "/Project")
+	inMemory := p.restore("admin", "/InMemory", body)
+	store.RestoreTestHooks.OnDisk = true
+	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
+	onDisk := p.restore("admin", "/OnDisk", body)
+	if len(onDisk.Restored) != 303 || len(onDisk.Restored) != len(inMemory.Restored) || len(onDisk.Skipped) != 0 {
+		t.Fatalf("%d restored on disk, %d in memory; skipped %v", len(onDisk.Restored), len(inMemory.Restored), onDisk.Skipped)
+	}
+	for k, path := range onDisk.Restored {
+		if strings.TrimPrefix(path, "/OnDisk") != strings.TrimPrefix(inMemory.Restored[k], "/InMemory") {
+			t.Fatalf("restored %d: %s on disk, %s in memory", k, path, inMemory.Restored[k])
+		}
 	}
 }

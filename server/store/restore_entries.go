@@ -80,29 +80,26 @@ type entryPage struct {
 	dirty   bool
 }
 
-// newEntryTable makes an empty table of a restore's entries, on disk in
-// dir or in memory.
+// newEntryTable makes an empty table of a restore's entries: in memory
+// (no database), or on disk in dir.
 func newEntryTable(dir string, onDisk bool) (*entryTable, error) {
 	t := &entryTable{pageLen: entryPageLen, limit: math.MaxInt,
 		directory: rowInserts{insert: "INSERT INTO directory(path, kind, locator) VALUES ", width: 3},
 		idents:    rowInserts{insert: "INSERT INTO ident(i, uuid, orig) VALUES ", width: 3}}
-	var err error
-	if onDisk {
-		t.limit = restorePagesHeld
-		if RestoreTestHooks.OnDisk {
-			t.pageLen, t.limit = 2, 3 // every few entries a page read or written
-		}
-		var f *os.File
-		if f, err = os.CreateTemp(dir, RestoreIndexPattern); err != nil {
-			return nil, fmt.Errorf("restore index: %w", err)
-		}
-		t.file = f.Name()
-		f.Close()
-		t.conn, err = zsqlite.OpenConn(t.file, zsqlite.OpenReadWrite)
-	} else {
-		t.conn, err = zsqlite.OpenConn(":memory:", zsqlite.OpenReadWrite, zsqlite.OpenMemory)
+	if !onDisk {
+		return t, nil
 	}
+	t.limit = restorePagesHeld
+	if RestoreTestHooks.OnDisk {
+		t.pageLen, t.limit = 2, 3 // every few entries a page read or written
+	}
+	f, err := os.CreateTemp(dir, RestoreIndexPattern)
 	if err != nil {
+		return nil, fmt.Errorf("restore index: %w", err)
+	}
+	t.file = f.Name()
+	f.Close()
+	if t.conn, err = zsqlite.OpenConn(t.file, zsqlite.OpenReadWrite); err != nil {
 		t.close()
 		return nil, fmt.Errorf("restore index: %w", err)
 	}
@@ -162,7 +159,9 @@ func (t *entryTable) findInDirectory(path string) (archive.Entry, bool, error) {
 
 // reset empties the table, for append to fill it again.
 func (t *entryTable) reset() {
-	t.fail(sqlitex.ExecuteTransient(t.conn, "DELETE FROM page", nil))
+	if t.onDisk() {
+		t.fail(sqlitex.ExecuteTransient(t.conn, "DELETE FROM page", nil))
+	}
 	t.n, t.pages, t.held = 0, nil, nil
 }
 
@@ -181,11 +180,6 @@ func (t *entryTable) append(e archive.Entry) {
 // close removes the database.
 func (t *entryTable) close() error {
 	var err error
-	for _, b := range []*rowInserts{&t.directory, &t.idents} {
-		if b.full != nil {
-			b.full.Finalize()
-		}
-	}
 	if t.conn != nil {
 		err = t.conn.Close()
 	}
@@ -292,8 +286,7 @@ func (t *entryTable) indexIdentities() {
 type rowInserts struct {
 	insert string // "INSERT INTO t(columns) VALUES "
 	width  int    // columns
-	full   *zsqlite.Stmt
-	rows   []any // width values a row: int, int64 or string ("" is NULL)
+	rows   []any  // width values a row: int, int64 or string ("" is NULL)
 }
 
 // insert adds a row to b, and inserts b's rows when it holds batchRows.
@@ -312,15 +305,7 @@ func (t *entryTable) flush(b *rowInserts) {
 	}
 	params := "(?" + strings.Repeat(",?", b.width-1) + ")"
 	sql := b.insert + params + strings.Repeat(","+params, rows-1)
-	stmt := b.full
-	var err error
-	switch {
-	case rows < batchRows:
-		stmt, err = t.conn.Prepare(sql) // cached by the connection
-	case stmt == nil:
-		stmt, err = t.conn.Prepare(sql)
-		b.full = stmt
-	}
+	stmt, err := t.conn.Prepare(sql) // prepared once a length: the connection keeps it
 	if err == nil {
 		for k, v := range b.rows {
 			switch v := v.(type) {
