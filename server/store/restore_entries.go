@@ -269,15 +269,20 @@ func (t *entryTable) addIdentity(i int, uuid, orig string) {
 }
 
 // indexIdentities indexes what addIdentity recorded, once every entry has been.
+// The paths are looked up only by links: without any, they are not indexed.
 func (t *entryTable) indexIdentities() {
 	if !t.onDisk() {
-		t.few.byUUID, t.few.byOrig = t.few.sorted(identity.uuidKey), t.few.sorted(identity.origKey)
+		t.few.byUUID = t.few.sorted(identity.uuidKey)
+		if t.linking > 0 {
+			t.few.byOrig = t.few.sorted(identity.origKey)
+		}
 		return
 	}
 	t.flush(&t.idents)
-	t.fail(sqlitex.ExecuteScript(t.conn, `
-		CREATE INDEX ident_uuid ON ident(uuid, i);
-		CREATE INDEX ident_orig ON ident(orig, i);`, nil))
+	t.fail(sqlitex.ExecuteTransient(t.conn, "CREATE INDEX ident_uuid ON ident(uuid, i)", nil))
+	if t.linking > 0 {
+		t.fail(sqlitex.ExecuteTransient(t.conn, "CREATE INDEX ident_orig ON ident(orig, i)", nil))
+	}
 }
 
 // rowInserts gather rows for one table of the index and insert them
