@@ -116,6 +116,7 @@ func unixType(m uint32) fs.FileMode {
 // directory is where the central directory is and what its end record declares.
 type directory struct {
 	start   int64  // offset of its first header in the file
+	end     int64  // offset of the end record after it (the ZIP64 one, if any)
 	records uint64 // entries it declares
 	// base is added to every offset the directory gives: the length of
 	// data prepended to the archive (a self-extracting stub), or 0.
@@ -175,7 +176,8 @@ func findDirectory(ra io.ReaderAt, size int64) (directory, error) {
 	// The directory ends where the end record starts: what lies between
 	// where it says it starts and where it does was prepended.
 	d.base = endOffset - int64(dirSize) - int64(dirOffset)
-	if d.start = d.base + int64(dirOffset); d.start < 0 || d.start >= size {
+	d.end = endOffset
+	if d.start = d.base + int64(dirOffset); d.start < 0 || d.start > d.end {
 		return directory{}, errors.New("the central directory lies outside the file")
 	}
 	// Some writers declare a directory size that makes base wrong; a
@@ -211,19 +213,28 @@ func findZip64End(ra io.ReaderAt, endOffset int64) (int64, error) {
 // readDirectory calls visit with every header of the central directory, in
 // order, until one does not read (the end record follows the last), then
 // checks that as many were read as the end record declares. It stops at
-// the first error of visit.
-func readDirectory(ra io.ReaderAt, size int64, d directory, visit func(h *directoryHeader) error) error {
-	br := bufio.NewReaderSize(io.NewSectionReader(ra, d.start, size-d.start), 64<<10)
+// the first error of visit. A header must end where the end record starts:
+// one that runs into it (archive/zip reads on through it) would make the
+// end record's bytes part of an entry's name, extra field or comment.
+func readDirectory(ra io.ReaderAt, d directory, visit func(h *directoryHeader) error) error {
+	br := bufio.NewReaderSize(io.NewSectionReader(ra, d.start, d.end-d.start), 64<<10)
 	var h directoryHeader
 	var scratch []byte
 	read := uint64(0)
-	for at := d.start; readDirectoryHeader(br, &h, &scratch) == nil; at += h.length {
+	var err error
+	for at := d.start; ; at += h.length {
+		if err = readDirectoryHeader(br, &h, &scratch); err != nil {
+			break
+		}
 		h.offset += d.base
 		h.at = at
 		if err := visit(&h); err != nil {
 			return err
 		}
 		read++
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("a central directory header runs into the end record")
 	}
 	// Only the count's low 16 bits are compared, as archive/zip compares
 	// them: writers that did not write ZIP64 cut the count to them. What
@@ -242,13 +253,17 @@ func readDirectoryHeader(br *bufio.Reader, h *directoryHeader, scratch *[]byte) 
 		*scratch = make([]byte, 512)
 	}
 	b := (*scratch)[:directoryHeaderLen]
-	if _, err := io.ReadFull(br, b); err != nil {
-		return err
-	}
 	u16 := func(at int) uint16 { return binary.LittleEndian.Uint16(b[at:]) }
 	u32 := func(at int) uint32 { return binary.LittleEndian.Uint32(b[at:]) }
-	if u32(0) != directoryHeaderSignature {
+	// What follows the last header is either nothing or not a header; only
+	// a header's signature says that the bytes after it were cut short.
+	switch n, err := io.ReadFull(br, b); {
+	case err == io.EOF:
+		return err
+	case n < 4 || u32(0) != directoryHeaderSignature:
 		return errFormat
+	case err != nil:
+		return err
 	}
 	h.creatorVersion, h.flags, h.method = u16(4), u16(8), u16(10)
 	h.crc = u32(16)
@@ -261,15 +276,24 @@ func readDirectoryHeader(br *bufio.Reader, h *directoryHeader, scratch *[]byte) 
 	}
 	rest := (*scratch)[:nameLen+extraLen]
 	if _, err := io.ReadFull(br, rest); err != nil {
-		return err
+		return noEOF(err)
 	}
 	if _, err := br.Discard(commentLen); err != nil {
-		return err
+		return noEOF(err)
 	}
 	h.length = int64(directoryHeaderLen + nameLen + extraLen + commentLen)
 	h.name = rest[:nameLen]
 	h.folder = nameLen > 0 && rest[nameLen-1] == '/'
 	return readZip64Extra(rest[nameLen:], &h.record, usize == 0xffffffff, csize == 0xffffffff, offset == 0xffffffff)
+}
+
+// noEOF tells a header cut short after its fixed part from the end of
+// the directory, which only a header's first byte may meet.
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // readZip64Extra takes from the ZIP64 extra field the sizes and offset

@@ -244,7 +244,7 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 	if !inspect {
 		// Sized once for the count declared, as far as the directory's
 		// bytes can hold that many headers, rather than grown by doubling.
-		if n := min(dir.records, uint64(limits.MaxEntries), uint64(size-dir.start)/directoryHeaderLen); n > 0 {
+		if n := min(dir.records, uint64(limits.MaxEntries), uint64(dir.end-dir.start)/directoryHeaderLen); n > 0 {
 			a.Entries = make(Entries, 0, n)
 		}
 		in = &a.Entries
@@ -253,7 +253,7 @@ func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, er
 	var names nameArena
 	var declared uint64
 	var metadata *record
-	err = readDirectory(ra, size, dir, func(h *directoryHeader) error {
+	err = readDirectory(ra, dir, func(h *directoryHeader) error {
 		if read++; read > limits.MaxEntries {
 			return fmt.Errorf("%w: more than %d entries, at most %d allowed", ErrTooLarge, limits.MaxEntries, limits.MaxEntries)
 		}
