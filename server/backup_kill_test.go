@@ -69,13 +69,22 @@ func TestRestoreSurvivesSIGKILL(t *testing.T) {
 	}()
 
 	cmd, lines := StartHelperProcess(t, "TestRestoreKillHelper", killHelperEnv, dir)
+	// answered holds the restore's answer, or why none came: once it is
+	// there the helper is stopped (if the test has not killed it already),
+	// so that waitFor fails rather than wait for a line that will not come.
+	answered := make(chan string, 1)
 	waitFor := func(prefix string) string {
 		for lines.Scan() {
 			if strings.HasPrefix(lines.Text(), prefix) {
 				return lines.Text()
 			}
 		}
-		t.Fatalf("helper ended before printing %q", prefix)
+		select {
+		case answer := <-answered:
+			t.Fatalf("the restore ended (%s) before the helper printed %q", answer, prefix)
+		default:
+			t.Fatalf("helper ended before printing %q", prefix)
+		}
 		return ""
 	}
 	base := strings.TrimPrefix(waitFor("listening on "), "listening on ")
@@ -83,9 +92,15 @@ func TestRestoreSurvivesSIGKILL(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPut, base+"/api/filesystem/folders/%2FKilled%2FData/restore?includeOwner", bytes.NewReader(dataArchive))
 		req.SetBasicAuth("admin", "admin")
 		req.Header.Set("Content-Type", "application/zip")
-		if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- err.Error()
+		} else {
+			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
+			answered <- fmt.Sprintf("%s %s", resp.Status, body)
 		}
+		cmd.Process.Kill()
 	}()
 	waitFor(restoreApplied)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
