@@ -174,27 +174,6 @@ type RestoreIndex struct {
 	mu      sync.Mutex // Inspect runs on several goroutines
 }
 
-// Restore puts an indexed archive's folders and files under the target, as
-// spec 4.3 says, with user as the uploader. It must run in one transaction (Store.InTx):
-// on any error nothing it did may stay. Refusals are *RefusedError
-// (conflicts, unknown owners or groups, missing dependencies, missing write
-// permission) or *DependentsError (overwriting a file others read from).
-// Store.RestoreArchive does the same with the checks run before the write lock.
-func (q Queries) Restore(ctx context.Context, user User, target RestoreTarget, idx *RestoreIndex, opt RestoreOptions) (model.RestoreResult, error) {
-	r := newRestorer(ctx, q.cached(), user, opt, idx.archive, idx.entries)
-	root, err := r.check(ctx, target)
-	if err == nil {
-		err = r.create(ctx, root)
-	}
-	if err == nil {
-		err = r.entries.err
-	}
-	if err != nil {
-		return model.RestoreResult{}, err
-	}
-	return RestoreOutcome{r}.Result(), nil
-}
-
 // RestoreTestHooks, when a test sets them, see a restore's phases: Checked
 // after each run of its checks (underLock tells whether it held the write
 // lock), Committed after its commit with how long the write lock was held.
@@ -206,9 +185,13 @@ var RestoreTestHooks struct {
 	OnDisk    bool
 }
 
-// RestoreArchive does what Restore does in one transaction of its own, then
-// runs then in it before the commit, and holds the write lock only for the
-// writes when it can: for a target folder that exists, the checks (which
+// RestoreArchive puts an indexed archive's folders and files under the
+// target, as spec 4.3 says, with user as the uploader, in one transaction
+// of its own: on any error nothing it did stays. Refusals are *RefusedError
+// (conflicts, unknown owners or groups, missing dependencies, missing write
+// permission) or *DependentsError (overwriting a file others read from).
+// It runs then in that transaction before the commit, and holds the write
+// lock only for the writes when it can: for a target folder that exists, the checks (which
 // entries exist, the uploader's rights, sources, dependents, owners) read
 // the tree before the transaction, on one connection, noting SQLite's
 // data_version; if another connection committed before the write lock was
@@ -375,12 +358,6 @@ func (o RestoreOutcome) KeptHidden() []model.SkippedFile { return o.r.keptHidden
 // Err tells why a part of the index did not read while the outcome was
 // read (what it yielded then is not to be trusted).
 func (o RestoreOutcome) Err() error { return o.r.entries.err }
-
-// Result is the whole outcome in one value.
-func (o RestoreOutcome) Result() model.RestoreResult {
-	return model.RestoreResult{Status: model.StatusSuccess, Restored: slices.AppendSeq([]string{}, o.Restored()),
-		Skipped: slices.AppendSeq([]model.SkippedFile{}, o.Skipped()), KeptHidden: o.KeptHidden()}
-}
 
 // targetFolder returns the folder to restore into, creating it (and the
 // folders above it) when it is given by a path that does not exist. The
