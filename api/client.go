@@ -36,6 +36,7 @@ type Client struct {
 	timeout   time.Duration
 	userAgent string
 	jobs      *jobIndex // which job endpoints the server has, and configuration ids for the older ones
+	reads     *flights  // JSON reads in flight, which the same reads join
 	// readOnly refuses every write before it is sent (ErrReadOnly).
 	readOnly bool
 }
@@ -90,6 +91,7 @@ func New(baseURL, user, password string, opts ...Option) *Client {
 		authorize: func(r *http.Request) { r.SetBasicAuth(user, password) },
 		redact:    redactor(user, password),
 		jobs:      &jobIndex{},
+		reads:     &flights{},
 	}
 	c.base, c.baseErr = normalizeBase(baseURL)
 	for _, opt := range opts {
@@ -166,6 +168,10 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	}
 	if c.readOnly && r.writes() {
 		return nil, &Error{Op: op, Reason: "not sent", Err: ErrReadOnly}
+	}
+	if r.writes() {
+		c.reads.wrote()
+		defer c.reads.wrote()
 	}
 	target := c.base + r.path
 	if r.query != "" {
@@ -280,19 +286,35 @@ func (c *Client) call(ctx context.Context, method, path, query string, in, out a
 		}
 		r.body, r.length, r.contentType = bytes.NewReader(payload), int64(len(payload)), "application/json"
 	}
-	resp, err := c.send(ctx, r)
+	var resp *http.Response
+	var body []byte
+	var err error
+	if r.method == http.MethodGet && r.body == nil {
+		resp, body, err = c.reads.read(ctx, r, c.fetch)
+	} else {
+		resp, body, err = c.fetch(ctx, r)
+	}
 	if err != nil {
 		return false, err
+	}
+	return c.decode(r.op(), resp, body, out, needBody)
+}
+
+// fetch sends a request and reads its whole answer, up to maxJSONAnswer.
+func (c *Client) fetch(ctx context.Context, r request) (*http.Response, []byte, error) {
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer+1))
 	if err != nil {
-		return false, &Error{Op: r.op(), Status: resp.StatusCode, Reason: "answer cut short", Err: err}
+		return nil, nil, &Error{Op: r.op(), Status: resp.StatusCode, Reason: "answer cut short", Err: err}
 	}
 	if len(body) > maxJSONAnswer {
-		return false, &Error{Op: r.op(), Status: resp.StatusCode, Reason: fmt.Sprintf("answer larger than %d bytes", maxJSONAnswer)}
+		return nil, nil, &Error{Op: r.op(), Status: resp.StatusCode, Reason: fmt.Sprintf("answer larger than %d bytes", maxJSONAnswer)}
 	}
-	return c.decode(r.op(), resp, body, out, needBody)
+	return resp, body, nil
 }
 
 // decode reads a 2xx answer's body into out and reports whether it held
