@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,26 +15,44 @@ import (
 	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
-// heldList holds every read of the connections list until released, and
+// heldList holds every read of the connections list while held, and
 // counts the reads that reached the server and those whose client gave up.
 type heldList struct {
 	arrived   chan struct{}
-	release   chan struct{}
-	reads     atomic.Int32
 	cancelled chan struct{}
+	reads     atomic.Int32
+	mu        sync.Mutex
+	release   chan struct{} // closed while reads go through
 }
 
 func newHeldList() *heldList {
-	return &heldList{arrived: make(chan struct{}, 8), release: make(chan struct{}), cancelled: make(chan struct{}, 8)}
+	return &heldList{arrived: make(chan struct{}, 8), cancelled: make(chan struct{}, 8), release: make(chan struct{})}
+}
+
+// open lets the held reads, and every read after, go through.
+func (h *heldList) open() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	close(h.release)
+}
+
+// hold holds the reads that come from now on.
+func (h *heldList) hold() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.release = make(chan struct{})
 }
 
 func (h *heldList) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/rest/connections" {
+			h.mu.Lock()
+			release := h.release
+			h.mu.Unlock()
 			h.reads.Add(1)
 			h.arrived <- struct{}{}
 			select {
-			case <-h.release:
+			case <-release:
 			case <-r.Context().Done():
 				h.cancelled <- struct{}{}
 				return
@@ -67,6 +86,23 @@ type listed struct {
 	err   error
 }
 
+// listPaths runs a list read on a goroutine of its own and hands over the
+// paths it listed.
+func listPaths[E any](read func() ([]E, error), path func(E) string) <-chan listed {
+	out := make(chan listed, 1)
+	go func() {
+		list, err := read()
+		var paths []string
+		for _, e := range list {
+			paths = append(paths, path(e))
+		}
+		out <- listed{paths, err}
+	}()
+	return out
+}
+
+func connectionPath(e model.ConnectionEntry) string { return e.Path }
+
 // TestReadsInFlightShareOneRequest: the connections pane's list and the
 // folders pane's file index read the same list at the same moments; while
 // one read is in flight, the other waits for its answer instead of asking
@@ -77,26 +113,12 @@ func TestReadsInFlightShareOneRequest(t *testing.T) {
 	admin := api.New(url, "admin", "admin")
 	ctx := t.Context()
 
-	entries, files := make(chan listed, 1), make(chan listed, 1)
-	go func() {
-		list, err := admin.Connections(ctx)
-		var paths []string
-		for _, e := range list {
-			paths = append(paths, e.Path)
-		}
-		entries <- listed{paths, err}
-	}()
+	entries := listPaths(func() ([]model.ConnectionEntry, error) { return admin.Connections(ctx) }, connectionPath)
 	receive(t, "the first read", held.arrived)
-	go func() {
-		list, err := admin.FilesOfKind(ctx, model.KindConnection)
-		var paths []string
-		for _, e := range list {
-			paths = append(paths, e.Path)
-		}
-		files <- listed{paths, err}
-	}()
+	files := listPaths(func() ([]model.FileEntry, error) { return admin.FilesOfKind(ctx, model.KindConnection) },
+		func(e model.FileEntry) string { return e.Path })
 	waitFor(t, "the second read to join the first", func() bool { return api.ReadWaiters(admin, "/rest/connections") == 2 })
-	close(held.release)
+	held.open()
 	a, b := <-entries, <-files
 	if a.err != nil || b.err != nil {
 		t.Fatalf("answers: %v, %v", a.err, b.err)
@@ -119,16 +141,7 @@ func TestSharedReadRules(t *testing.T) {
 	ctx := t.Context()
 
 	read := func(ctx context.Context) <-chan listed {
-		out := make(chan listed, 1)
-		go func() {
-			list, err := admin.Connections(ctx)
-			var paths []string
-			for _, e := range list {
-				paths = append(paths, e.Path)
-			}
-			out <- listed{paths, err}
-		}()
-		return out
+		return listPaths(func() ([]model.ConnectionEntry, error) { return admin.Connections(ctx) }, connectionPath)
 	}
 
 	quitter, quit := context.WithCancel(ctx)
@@ -146,7 +159,7 @@ func TestSharedReadRules(t *testing.T) {
 	}
 	after := read(ctx)
 	receive(t, "the read after the write, at the server", held.arrived)
-	close(held.release)
+	held.open()
 	if got := <-stayed; got.err != nil || len(got.paths) == 0 {
 		t.Errorf("the caller who stayed got %q, %v", got.paths, got.err)
 	}
@@ -157,7 +170,7 @@ func TestSharedReadRules(t *testing.T) {
 		t.Errorf("the server was asked %d times, want twice (once before the write, once after)", n)
 	}
 
-	held.release = make(chan struct{}) // hold again
+	held.hold()
 	alone, leave := context.WithCancel(ctx)
 	lone := read(alone)
 	receive(t, "a read nobody shares", held.arrived)
