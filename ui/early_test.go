@@ -40,14 +40,19 @@ func TestFirstFrameTakesTheEarlyRootRead(t *testing.T) {
 
 // TestFailedEarlyRootReadIsToldAndRetried: a root folder read that failed
 // before the program started is told in the status line as the tree's
-// first read failing, and a refresh reads the tree anew.
+// first read failing; the other panes' reads, held for the first frame,
+// leave all the same; and a refresh reads the tree anew.
 func TestFailedEarlyRootReadIsToldAndRetried(t *testing.T) {
-	c := startConsole(t, consoleOpts{started: func(ctx *common.Context) {
+	gate := newRootGate()
+	close(gate.open)
+	c := startConsole(t, consoleOpts{wrap: gate.wrap, panes: ownModels, started: func(ctx *common.Context) {
 		ctx.FirstRoot = common.StartEarly(context.Background(), func(context.Context) (model.Folder, error) {
 			return model.Folder{}, errors.New("connection refused")
 		})
 	}})
 	c.waitFor("reading the root folder: connection refused")
+	gate.waitForRead(t, "/rest/connections")
+	gate.waitForRead(t, "/api/job-execution/list-running")
 	c.keys("r")
 	c.waitFor("Exports/")
 }
