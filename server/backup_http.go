@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,16 +10,13 @@ import (
 	"math"
 	"mime"
 	"net/http"
-	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/backup"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -30,10 +26,6 @@ func (s *Server) registerBackupRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+foldersPath+"{ref}/backup", s.backupFiles)
 	mux.HandleFunc("PUT "+foldersPath+"{ref}/restore", s.restore)
 }
-
-// beforeRestoreCommit, when set (by a test), runs inside the restore's
-// transaction after every change and before the commit.
-var beforeRestoreCommit func()
 
 // flagSet reads query flags sent without values (`?overwrite&includeOwner`).
 // A name outside allowed is refused, so a misspelt flag is not ignored, and
@@ -55,18 +47,6 @@ func flagSet(r *http.Request, allowed []string) (map[string]bool, error) {
 		set[name] = true
 	}
 	return set, nil
-}
-
-// backupPlan is what a backup writes: folders and files below the folder
-// backed up, by path, each with its path inside the archive.
-type backupPlan struct {
-	folder  store.File
-	files   []store.File
-	sources map[int64][]store.File // by file id, as store.SourcesBelow gives them
-	flags   map[string]bool
-	// hidden are the sources the user may not see, which the archive names
-	// by UUID alone (ignoreMissingDependencies keeps files reading from them).
-	hidden map[int64]bool
 }
 
 func (s *Server) backupFolder(w http.ResponseWriter, r *http.Request) {
@@ -91,110 +71,42 @@ func (s *Server) backupFiles(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// planBackup resolves the folder and the files to back up (all the user may
-// read below the folder, or the chosen ids with the folders between), and
-// applies the dependency rule: a file whose sources are not in the archive
-// is an error naming them (409), unless skipFilesWithMissingDependencies
-// leaves it out (and whatever reads from it) or ignoreMissingDependencies
-// keeps it. On failure it answers and returns false.
-func (s *Server) planBackup(w http.ResponseWriter, r *http.Request, ids []any) (backupPlan, bool) {
+// planBackup resolves the folder and the chosen ids (nil: all below the
+// folder) and has the service plan the backup. On failure it answers and
+// returns false.
+func (s *Server) planBackup(w http.ResponseWriter, r *http.Request, ids []any) (backup.Plan, bool) {
 	flags, err := flagSet(r, model.BackupFlags)
 	if err != nil {
 		writeFailure(w, http.StatusBadRequest, err.Error())
-		return backupPlan{}, false
+		return backup.Plan{}, false
 	}
 	folder, _, ok := s.fileFor(w, r, r.PathValue("ref"), needRead)
 	if !ok {
-		return backupPlan{}, false
+		return backup.Plan{}, false
 	}
 	if !folder.IsFolder() {
 		writeFailure(w, http.StatusNotFound, fmt.Sprintf("folder %s: %s is not a folder", r.PathValue("ref"), folder.Path))
-		return backupPlan{}, false
+		return backup.Plan{}, false
 	}
-	ctx := r.Context()
-	vis, err := s.store.NewVisibility(ctx, userFrom(r))
-	if err != nil {
-		writeError(w, err)
-		return backupPlan{}, false
-	}
-	vis.KnownVisible(folder) // fileFor found it visible
-	below, err := s.store.DescendantsOutline(ctx, folder)
-	if err != nil {
-		writeError(w, err)
-		return backupPlan{}, false
-	}
-	chosen := below
+	var chosen []store.File
 	if ids != nil {
-		if chosen, err = s.chooseFiles(r, folder, below, ids); err != nil {
+		if chosen, err = s.resolveIDs(r, ids); err != nil {
 			writeError(w, err)
-			return backupPlan{}, false
+			return backup.Plan{}, false
 		}
 	}
-	plan := backupPlan{folder: folder, flags: flags}
-	if plan.files, err = vis.Filter(ctx, chosen); err != nil {
-		writeError(w, err)
-		return backupPlan{}, false
-	}
-	sources, err := s.store.SourcesBelow(ctx, folder)
+	plan, err := s.backups.PlanBackup(r.Context(), userFrom(r), folder, chosen, flags)
 	if err != nil {
-		writeError(w, err)
-		return backupPlan{}, false
-	}
-	plan.sources = sources
-	if err := plan.applyDependencyRule(ctx, vis); err != nil {
 		writeArchiveError(w, err)
-		return backupPlan{}, false
-	}
-	if plan.hidden, err = hiddenSources(ctx, vis, plan.files, sources); err != nil {
-		writeError(w, err)
-		return backupPlan{}, false
+		return backup.Plan{}, false
 	}
 	return plan, true
 }
 
-// hiddenSources returns the sources of files that vis's user may not see.
-func hiddenSources(ctx context.Context, vis *store.Visibility, files []store.File, sources map[int64][]store.File) (map[int64]bool, error) {
-	hidden := map[int64]bool{}
-	for _, f := range files {
-		for _, src := range sources[f.ID] {
-			if _, judged := hidden[src.ID]; judged {
-				continue
-			}
-			visible, err := vis.Visible(ctx, src)
-			if err != nil {
-				return nil, err
-			}
-			hidden[src.ID] = !visible
-		}
-	}
-	return hidden, nil
-}
-
-// maskHiddenLinks names the links to hidden sources by UUID alone, so that a
-// read or a backup tells nothing of the names and folders of files the
-// user may not see. sources are the configuration's, in link order.
-func maskHiddenLinks(cfg *model.Configuration, sources []store.File, hidden map[int64]bool) {
-	links := cfg.Links()
-	if len(links) != len(sources) {
-		return
-	}
-	masked := false
-	for i, src := range sources {
-		if hidden[src.ID] {
-			links[i], masked = model.SourceRef{UUID: src.UUID}, true
-		}
-	}
-	if masked {
-		cfg.SetLinks(links)
-	}
-}
-
-// chooseFiles returns the chosen files, the folders between them and the
-// folder backed up, and everything inside chosen folders, by path. Every id
-// must name a file inside the folder.
-func (s *Server) chooseFiles(r *http.Request, folder store.File, below []store.File, ids []any) ([]store.File, error) {
-	picked := map[string]bool{}
-	var pickedFolders []string
+// resolveIDs resolves the ids of a backup's selection: each a file id, a
+// path or a UUID of a file the user sees.
+func (s *Server) resolveIDs(r *http.Request, ids []any) ([]store.File, error) {
+	files := make([]store.File, 0, len(ids))
 	for i, id := range ids {
 		var ref string
 		switch v := id.(type) {
@@ -212,303 +124,26 @@ func (s *Server) chooseFiles(r *http.Request, folder store.File, below []store.F
 		if err != nil {
 			return nil, err
 		}
-		if !isBelow(f.Path, folder.Path) {
-			return nil, fmt.Errorf("%w: ids[%d] = %s is not inside %s", store.ErrBadInput, i, f.Path, folder.Path)
-		}
-		picked[f.Path] = true
-		for p := store.ParentPath(f.Path); p != folder.Path && p != "/"; p = store.ParentPath(p) {
-			picked[p] = true
-		}
-		if f.IsFolder() {
-			pickedFolders = append(pickedFolders, f.Path)
-		}
+		files = append(files, f)
 	}
-	var out []store.File
-	for _, f := range below {
-		keep := picked[f.Path]
-		for _, p := range pickedFolders {
-			keep = keep || isBelow(f.Path, p)
-		}
-		if keep {
-			out = append(out, f)
-		}
-	}
-	return out, nil
+	return files, nil
 }
 
-// isBelow reports whether path lies strictly inside folder.
-func isBelow(path, folder string) bool {
-	if folder == "/" {
-		return path != "/"
-	}
-	return strings.HasPrefix(path, folder+"/")
-}
-
-// applyDependencyRule enforces the backup rule of spec 4.2 on the plan: a
-// file's sources must lie within the folder backed up, and be readable by
-// the user. A backup of chosen files (POST) is judged against the folder
-// too, not the selection: a source in the folder that was not chosen is
-// within it.
-func (p *backupPlan) applyDependencyRule(ctx context.Context, vis *store.Visibility) error {
-	inArchive := map[int64]bool{}
-	for _, f := range p.files {
-		inArchive[f.ID] = true
-	}
-	leftOut := map[int64]bool{} // by skipFilesWithMissingDependencies
-	within := func(src store.File) (bool, error) {
-		switch {
-		case leftOut[src.ID] || !isBelow(src.Path, p.folder.Path):
-			return false, nil
-		case inArchive[src.ID]:
-			return true, nil
-		}
-		return vis.Visible(ctx, src)
-	}
-	outside := func(f store.File) ([]store.File, error) {
-		var out []store.File
-		for _, src := range p.sources[f.ID] {
-			ok, err := within(src)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				out = append(out, src)
-			}
-		}
-		return out, nil
-	}
-	switch {
-	case p.flags[model.FlagSkipFilesWithMissingDependencies]:
-		for changed := true; changed; { // leaving a file out may strand what reads from it
-			changed = false
-			kept := p.files[:0]
-			for _, f := range p.files {
-				out, err := outside(f)
-				if err != nil {
-					return err
-				}
-				if len(out) > 0 {
-					leftOut[f.ID] = true
-					changed = true
-					continue
-				}
-				kept = append(kept, f)
-			}
-			p.files = kept
-		}
-		return nil
-	case p.flags[model.FlagIgnoreMissingDependencies]:
-		return nil
-	}
-	var dependents, reasons, missing []string
-	named := map[string]bool{}
-	for _, f := range p.files {
-		out, err := outside(f)
-		if err != nil {
-			return err
-		}
-		if len(out) > 0 {
-			dependents = append(dependents, f.Path)
-		}
-		for _, src := range out {
-			visible, err := vis.Visible(ctx, src)
-			if err != nil {
-				return err
-			}
-			if !visible { // named as missing, never by path
-				reasons = append(reasons, f.Path+" reads from a file you cannot read")
-				continue
-			}
-			reasons = append(reasons, fmt.Sprintf("%s reads from %s", f.Path, src.Path))
-			if !named[src.Path] {
-				named[src.Path] = true
-				missing = append(missing, src.Path)
-			}
-		}
-	}
-	if len(dependents) == 0 {
-		return nil
-	}
-	if len(reasons) > 10 {
-		reasons = append(reasons[:10], fmt.Sprintf("and %d more", len(reasons)-10))
-	}
-	return &store.RefusedError{Err: store.ErrConflict, Paths: missing,
-		Reason: fmt.Sprintf("%d file(s) depend on files outside the backup (back up with ignoreMissingDependencies to include them anyway, or skipFilesWithMissingDependencies to leave them out): %s",
-			len(dependents), strings.Join(reasons, "; "))}
-}
-
-// metaSections are the metadata sections the flags ask for. includeOwner
-// records owners and includeSharing the others' flags, as restore reads
-// them back (the spec's backup table crosses the two descriptions).
-func metaSections(flags map[string]bool) []string {
-	var sections []string
-	for _, fs := range []struct{ flag, section string }{
-		{model.FlagIncludeOwner, archive.SectionOwner},
-		{model.FlagIncludeSharing, archive.SectionSharing},
-		{model.FlagIncludeGroupPermissions, archive.SectionGroupPermissions},
-		{model.FlagIncludeDataPermissions, archive.SectionDataPermissions},
-	} {
-		if flags[fs.flag] {
-			sections = append(sections, fs.section)
-		}
-	}
-	return sections
-}
-
-// writeBackup streams the archive: folders as directories, each file as
-// <name>.<extension> with the JSON a read of it returns, and the asked-for
-// owners and permissions in archive.MetadataName. Once the first byte is
-// sent the status cannot change, so a later failure cuts the answer short
-// (the client sees a broken archive, never a wrong but valid one).
-func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backupPlan) {
-	name := plan.folder.Name
-	if plan.folder.ID == store.RootID {
-		name = "root"
-	}
+// writeBackup streams the archive. Once the first byte is sent the status
+// cannot change, so a later failure cuts the answer short (the client sees
+// a broken archive, never a wrong but valid one).
+func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backup.Plan) {
 	w.Header().Set("Content-Type", "application/zip")
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name + ".zip"}))
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": plan.Name()}))
 	w.WriteHeader(http.StatusOK)
 	buf := bufio.NewWriterSize(w, 64<<10)
-	zw := archive.NewWriter(buf, metaSections(plan.flags))
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel() // a failed write stops the reading ahead
-	for batch := range s.prepareBatches(ctx, plan) {
-		err := batch.err
-		if err == nil {
-			err = plan.write(zw, batch)
-		}
-		if err != nil {
-			log.Printf("backup %s: %v", plan.folder.Path, err)
-			panic(http.ErrAbortHandler)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		log.Printf("backup %s: %v", plan.folder.Path, err)
+	if err := s.backups.WriteBackup(r.Context(), buf, plan); err != nil {
+		log.Printf("backup %s: %v", r.PathValue("ref"), err)
 		panic(http.ErrAbortHandler)
 	}
 	if err := buf.Flush(); err != nil {
-		log.Printf("backup %s: %v", plan.folder.Path, err)
+		log.Printf("backup %s: %v", r.PathValue("ref"), err)
 	}
-}
-
-// exportBatch is how many files a backup reads from the store at once; a
-// backup holds two batches at most, the one written and the one prepared.
-const exportBatch = 250
-
-// preparedBatch is files read from the store, their configurations
-// encoded and compressed (compressed[i] for files[i]; folders have none).
-type preparedBatch struct {
-	files      []store.Exported
-	compressed []archive.Compressed
-	err        error
-}
-
-// prepareBatches reads the plan's files a batch at a time and compresses
-// each batch on every core, one batch ahead of the writer, so that reading,
-// compressing and sending overlap; the batches come in the plan's order.
-func (s *Server) prepareBatches(ctx context.Context, plan backupPlan) <-chan preparedBatch {
-	withGroups := plan.flags[model.FlagIncludeGroupPermissions] || plan.flags[model.FlagIncludeDataPermissions]
-	out := make(chan preparedBatch) // unbuffered: one batch prepared ahead, no more
-	go func() {
-		defer close(out)
-		for start := 0; start < len(plan.files); start += exportBatch {
-			files, err := s.store.ExportBatch(ctx, plan.files[start:min(start+exportBatch, len(plan.files))], plan.sources, withGroups)
-			var compressed []archive.Compressed
-			if err == nil {
-				compressed, err = plan.compress(files)
-			}
-			select {
-			case out <- preparedBatch{files: files, compressed: compressed, err: err}:
-			case <-ctx.Done():
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return out
-}
-
-// compress encodes and compresses the configurations of a batch, on as
-// many goroutines as there are cores.
-func (p backupPlan) compress(files []store.Exported) ([]archive.Compressed, error) {
-	out := make([]archive.Compressed, len(files))
-	errs := make([]error, len(files))
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for first := range workers {
-		wg.Go(func() {
-			for i := first; i < len(files); i += workers {
-				e := files[i]
-				if !e.HasConfiguration() {
-					continue
-				}
-				body, err := e.Representation(func(cfg *model.Configuration) {
-					maskHiddenLinks(cfg, p.sources[e.File.ID], p.hidden)
-				})
-				if err != nil {
-					errs[i] = fmt.Errorf("%s: %w", e.File.Path, err)
-					continue
-				}
-				out[i], errs[i] = archive.Compress(p.relPath(e.File), body)
-			}
-		})
-	}
-	wg.Wait()
-	return out, errors.Join(errs...)
-}
-
-// relPath is a file's path in the archive: below the folder backed up.
-func (p backupPlan) relPath(f store.File) string {
-	return strings.TrimPrefix(strings.TrimPrefix(f.Path, p.folder.Path), "/")
-}
-
-// write adds a prepared batch of files to the archive, in order.
-func (p backupPlan) write(zw *archive.Writer, batch preparedBatch) error {
-	for i, e := range batch.files {
-		meta := p.fileMeta(e)
-		if !e.HasConfiguration() {
-			if err := zw.AddFolder(p.relPath(e.File), meta); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := zw.AddCompressed(batch.compressed[i], meta); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// fileMeta is what the metadata records of a file for the flags given (nil with none).
-func (p backupPlan) fileMeta(e store.Exported) *archive.FileMeta {
-	if len(metaSections(p.flags)) == 0 {
-		return nil
-	}
-	f := e.File
-	meta := &archive.FileMeta{}
-	if p.flags[model.FlagIncludeOwner] {
-		meta.Owner = f.Owner
-	}
-	if p.flags[model.FlagIncludeSharing] {
-		others := f.Others
-		meta.Others = &others
-	}
-	if p.flags[model.FlagIncludeGroupPermissions] {
-		for _, g := range e.Groups {
-			meta.Groups = append(meta.Groups, model.GroupPermission{Name: g.Group.Name, Flags: g.Flags})
-		}
-	}
-	if p.flags[model.FlagIncludeDataPermissions] && f.Kind == model.KindWorkbook {
-		meta.Data = &archive.DataPermissions{OthersReadable: f.Others.Readable}
-		for _, g := range e.Groups {
-			if g.Flags.Readable {
-				meta.Data.ReadableGroups = append(meta.Data.ReadableGroups, g.Group.Name)
-			}
-		}
-	}
-	return meta
 }
 
 // restore takes a ZIP upload into a folder (spec 4.3): the upload is spooled
@@ -533,24 +168,7 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	dir := spoolDir(s.cfg.DataDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		writeError(w, err)
-		return
-	}
-	idx := store.NewRestoreIndex(dir)
-	defer idx.Close()
-	a, err := archive.Read(r.Body, dir, limits, idx)
-	if err != nil {
-		writeArchiveError(w, err)
-		return
-	}
-	defer a.Close()
-	if err := idx.Link(a); err != nil {
-		writeArchiveError(w, err)
-		return
-	}
-	opt := store.RestoreOptions{
+	opt := backup.RestoreOptions{
 		Overwrite:                        flags[model.FlagOverwrite],
 		SkipFilesWithMissingDependencies: flags[model.FlagSkipFilesWithMissingDependencies],
 		IncludeDataPermissions:           flags[model.FlagIncludeDataPermissions],
@@ -560,15 +178,7 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		IncludeOwner:                     flags[model.FlagIncludeOwner],
 		SubstituteMissingUser:            flags[model.FlagSubstituteMissingUser],
 	}
-	out, err := s.store.RestoreArchive(r.Context(), userFrom(r), target, idx, opt, func(tx *store.Tx, out store.RestoreOutcome) error {
-		if err := checkFileConnections(r.Context(), tx.Queries, userFrom(r), out.Restored()); err != nil {
-			return err
-		}
-		if beforeRestoreCommit != nil {
-			beforeRestoreCommit()
-		}
-		return nil
-	})
+	out, err := s.backups.Restore(r.Context(), userFrom(r), target, r.Body, opt)
 	var dependents *store.DependentsError
 	switch {
 	case errors.As(err, &dependents): // named only as far as the uploader may see them
@@ -578,6 +188,7 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		writeArchiveError(w, err)
 		return
 	}
+	defer out.Close()
 	writeRestoreOutcome(w, out)
 }
 
@@ -587,7 +198,7 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 // The restore is committed by then; should the index no longer read, the
 // answer is cut off, so that the client sees an error and not a list
 // with files left out.
-func writeRestoreOutcome(w http.ResponseWriter, out store.RestoreOutcome) {
+func writeRestoreOutcome(w http.ResponseWriter, out backup.RestoreOutcome) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	bw := bufio.NewWriterSize(w, 32<<10)
@@ -620,52 +231,29 @@ func writeJSONList[T any](bw *bufio.Writer, name string, items iter.Seq[T]) {
 	bw.WriteByte(']')
 }
 
-// spoolDir is where restore uploads wait, as temporary files, to be applied.
-func spoolDir(dataDir string) string { return filepath.Join(dataDir, "tmp") }
-
-// removeSpoolLeftovers deletes the uploads and the indexes of their
-// entries a server killed during a restore left behind (up to the upload
-// cap each); no restore runs before New returns.
-func removeSpoolLeftovers(dataDir string) error {
-	var leftovers []string
-	for _, pattern := range []string{archive.SpoolPattern, store.RestoreIndexPattern} {
-		found, err := filepath.Glob(filepath.Join(spoolDir(dataDir), pattern))
-		if err != nil {
-			return err
-		}
-		leftovers = append(leftovers, found...)
-	}
-	for _, f := range leftovers {
-		if err := os.Remove(f); err != nil {
-			return fmt.Errorf("remove restore upload left behind: %w", err)
-		}
-	}
-	return nil
-}
-
 // restoreTarget resolves the folder to restore into. A path that does not
 // exist is returned to be created (spec 4.3 rule 4), with "+" read as a
 // space (spec section 1); an id or UUID must name
 // a folder the user sees. On failure it answers and returns false.
-func (s *Server) restoreTarget(w http.ResponseWriter, r *http.Request) (store.RestoreTarget, bool) {
+func (s *Server) restoreTarget(w http.ResponseWriter, r *http.Request) (backup.RestoreTarget, bool) {
 	ref := r.PathValue("ref")
 	f, _, err := s.resolve(r, ref)
 	switch {
 	case err == nil && !f.IsFolder():
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("restore target %s is not a folder", f.Path))
-		return store.RestoreTarget{}, false
+		return backup.RestoreTarget{}, false
 	case err == nil:
-		return store.RestoreTarget{Folder: f}, true
+		return backup.RestoreTarget{Folder: f}, true
 	case errors.Is(err, store.ErrNotFound) && isPathRef(ref):
 		// "+" is a space, as lookupRef reads it: %2FPlus+Folder makes "Plus Folder".
 		path := strings.ReplaceAll(ref, "+", " ")
 		if !strings.HasPrefix(path, "/") {
 			path = "/" + path
 		}
-		return store.RestoreTarget{Path: path}, true
+		return backup.RestoreTarget{Path: path}, true
 	}
 	writeError(w, err)
-	return store.RestoreTarget{}, false
+	return backup.RestoreTarget{}, false
 }
 
 // writeArchiveError answers a refused restore or backup: 413 past a cap,

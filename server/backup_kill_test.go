@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/backup"
 )
 
 // killHelperEnv names the data directory a helper process serves from.
@@ -33,13 +34,12 @@ func TestRestoreKillHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("runs only as the helper process of TestRestoreSurvivesSIGKILL")
 	}
-	srv, err := New(Config{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	beforeRestoreCommit = func() {
+	srv, err := New(Config{DataDir: dir, BackupHooks: backup.Hooks{BeforeCommit: func() {
 		fmt.Println(restoreApplied)
 		time.Sleep(time.Minute) // killed long before
+	}}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

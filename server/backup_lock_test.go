@@ -10,28 +10,34 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/backup"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
-// watchRestoreChecks records, for each run of a restore's checks, whether
-// it held the write lock, and runs between (when set) after checks made
-// outside the lock, before the lock is taken.
-func watchRestoreChecks(t *testing.T, between func()) *[]bool {
-	var underLock []bool
-	store.RestoreTestHooks.Checked = func(locked bool) {
-		underLock = append(underLock, locked)
-		if !locked && between != nil {
-			between()
+// checksWatch records, for each run of a restore's checks, whether it held
+// the write lock, and runs between (when set) after checks made outside
+// the lock, before the lock is taken.
+type checksWatch struct {
+	underLock []bool
+	between   func()
+}
+
+// config is cfg with the watch on its restores.
+func (w *checksWatch) config(cfg server.Config) server.Config {
+	cfg.BackupHooks.Checked = func(locked bool) {
+		w.underLock = append(w.underLock, locked)
+		if !locked && w.between != nil {
+			w.between()
 		}
 	}
-	t.Cleanup(func() { store.RestoreTestHooks.Checked = nil })
-	return &underLock
+	return cfg
 }
 
 // TestRestoreChecksBeforeWriteLock restores into a folder that exists: the
 // checks run once, before the write lock, when nothing changes meanwhile.
 func TestRestoreChecksBeforeWriteLock(t *testing.T) {
-	srv, p := start(t, server.Config{DataDir: t.TempDir(), AdminPassword: "admin"})
+	var watch checksWatch
+	srv, p := start(t, watch.config(server.Config{DataDir: t.TempDir(), AdminPassword: "admin"}))
 	fillProject(t, srv.Store(), benchPerFolder)
 	body := p.backup("admin", "/Project")
 	if _, err := srv.Store().CreateFile(context.Background(), store.NewFile{Path: "/Copy", OwnerID: 1}); err != nil {
@@ -41,13 +47,13 @@ func TestRestoreChecksBeforeWriteLock(t *testing.T) {
 		target string
 		flags  []string
 	}{{"/Copy", nil}, {"/Project", []string{model.FlagOverwrite}}} {
-		underLock := watchRestoreChecks(t, nil)
+		watch.underLock = nil
 		res := p.restore("admin", tc.target, body, tc.flags...)
 		if len(res.Restored) != benchPerFolder+1 || len(res.Skipped) != 0 {
 			t.Errorf("restore into %s: %d restored, %d skipped", tc.target, len(res.Restored), len(res.Skipped))
 		}
-		if !slices.Equal(*underLock, []bool{false}) {
-			t.Errorf("restore into %s: checks ran with the write lock held %v, want once without", tc.target, *underLock)
+		if !slices.Equal(watch.underLock, []bool{false}) {
+			t.Errorf("restore into %s: checks ran with the write lock held %v, want once without", tc.target, watch.underLock)
 		}
 	}
 }
@@ -84,17 +90,18 @@ func TestRestoreRechecksAfterConcurrentChange(t *testing.T) {
 		}, http.StatusOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, p := start(t, server.Config{DataDir: t.TempDir(), AdminPassword: "admin"})
+			var watch checksWatch
+			srv, p := start(t, watch.config(server.Config{DataDir: t.TempDir(), AdminPassword: "admin"}))
 			fillProject(t, srv.Store(), benchPerFolder)
 			body := p.backup("admin", "/Project")
 			if _, err := srv.Store().CreateFile(context.Background(), store.NewFile{Path: "/Copy", OwnerID: 1}); err != nil {
 				t.Fatal(err)
 			}
-			underLock := watchRestoreChecks(t, func() {
+			watch.between = func() {
 				if err := tc.change(srv.Store()); err != nil {
 					t.Error(err)
 				}
-			})
+			}
 			a := p.upload("admin", restoreURL(tc.target, tc.flags...), "application/zip", body)
 			if a.code != tc.want {
 				t.Errorf("status %d, want %d: %s", a.code, tc.want, a.body)
@@ -105,8 +112,8 @@ func TestRestoreRechecksAfterConcurrentChange(t *testing.T) {
 					t.Errorf("Replica 001 restored: %v, want %v", restored, tc.want == http.StatusOK)
 				}
 			}
-			if !slices.Equal(*underLock, []bool{false, true}) {
-				t.Errorf("checks ran with the write lock held %v, want without, then again with", *underLock)
+			if !slices.Equal(watch.underLock, []bool{false, true}) {
+				t.Errorf("checks ran with the write lock held %v, want without, then again with", watch.underLock)
 			}
 		})
 	}
@@ -119,19 +126,20 @@ func TestRestoreRechecksAfterConcurrentChange(t *testing.T) {
 func BenchmarkRestoreWriteLock(b *testing.B) {
 	for _, mode := range []string{"checks=before-lock", "checks=under-lock"} {
 		b.Run(mode, func(b *testing.B) {
-			srv, p := start(b, server.Config{DataDir: b.TempDir(), AdminPassword: "admin"})
+			var srv *server.Server
+			bumps := 0
+			var held time.Duration
+			srv, p := start(b, server.Config{DataDir: b.TempDir(), AdminPassword: "admin", BackupHooks: backup.Hooks{
+				Checked: func(locked bool) {
+					if !locked && mode == "checks=under-lock" {
+						bumps++
+						srv.Store().CreateFile(context.Background(), store.NewFile{Path: fmt.Sprintf("/Bump %d", bumps), OwnerID: 1})
+					}
+				},
+				Committed: func(d time.Duration) { held += d },
+			}})
 			fillProject(b, srv.Store(), benchFiles)
 			body := p.backup("admin", "/Project")
-			bumps := 0
-			store.RestoreTestHooks.Checked = func(locked bool) {
-				if !locked && mode == "checks=under-lock" {
-					bumps++
-					srv.Store().CreateFile(context.Background(), store.NewFile{Path: fmt.Sprintf("/Bump %d", bumps), OwnerID: 1})
-				}
-			}
-			var held time.Duration
-			store.RestoreTestHooks.Committed = func(d time.Duration) { held += d }
-			b.Cleanup(func() { store.RestoreTestHooks.Checked, store.RestoreTestHooks.Committed = nil, nil })
 			b.ReportAllocs()
 			for b.Loop() {
 				p.restore("admin", "/Project", body, model.FlagOverwrite)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/backup"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -36,8 +37,8 @@ func liveHeap() uint64 {
 // middle of a backup of them (the client stalled after 64 KiB, the reading
 // ahead done) and the peak heap
 // during a restore of that backup, above what was live before it.
-func heldDuringBackupAndRestore(t *testing.T, files, descLen int) (backup, restore uint64) {
-	srv, err := New(Config{DataDir: t.TempDir(), AdminPassword: "admin"})
+func heldDuringBackupAndRestore(t *testing.T, files, descLen int, hooks backup.Hooks) (held, restore uint64) {
+	srv, err := New(Config{DataDir: t.TempDir(), AdminPassword: "admin", BackupHooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func heldDuringBackupAndRestore(t *testing.T, files, descLen int) (backup, resto
 		t.Fatal(err)
 	}
 	waitForReadingAhead(t)
-	backup = liveHeap() // the handler waits on the stalled client, its pipeline full
+	held = liveHeap() // the handler waits on the stalled client, its pipeline full
 	if _, err := io.Copy(archive, resp.Body); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func heldDuringBackupAndRestore(t *testing.T, files, descLen int) (backup, resto
 	send(http.MethodPut, "/api/filesystem/folders/%2FCopy/restore", archive).Body.Close()
 	close(stop)
 	restore = <-peak
-	return backup, restore - min(restore, base)
+	return held, restore - min(restore, base)
 }
 
 // waitForReadingAhead waits until a backup's reading ahead is done: its
@@ -175,8 +176,8 @@ func TestBackupAndRestoreHoldNoBodies(t *testing.T) {
 		t.Skip("fills two servers")
 	}
 	const files, descLen, slack = 600, 16 << 10, 4 << 20
-	fewBackup, fewRestore := heldDuringBackupAndRestore(t, files, descLen)
-	manyBackup, manyRestore := heldDuringBackupAndRestore(t, 2*files, descLen)
+	fewBackup, fewRestore := heldDuringBackupAndRestore(t, files, descLen, backup.Hooks{})
+	manyBackup, manyRestore := heldDuringBackupAndRestore(t, 2*files, descLen, backup.Hooks{})
 	t.Logf("backup holds %d KiB / %d KiB, restore peaks %d KiB / %d KiB above its start (%d / %d files of %d KiB)",
 		fewBackup>>10, manyBackup>>10, fewRestore>>10, manyRestore>>10, files, 2*files, descLen>>10)
 	if manyBackup > fewBackup+slack {
@@ -188,18 +189,16 @@ func TestBackupAndRestoreHoldNoBodies(t *testing.T) {
 }
 
 // TestRestoreOnDiskHoldsTheSameForMoreEntries: a restore whose entries are
-// on disk (as past the threshold; store.RestoreTestHooks.OnDisk) peaks at
+// on disk (as past the threshold; backup.Hooks.EntriesOnDisk) peaks at
 // about the same heap for eight times the entries (3.3 and 3.5 MiB here);
 // with the entries in memory the peak grows from 3.2 to 8.1 MiB.
 func TestRestoreOnDiskHoldsTheSameForMoreEntries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills two servers")
 	}
-	store.RestoreTestHooks.OnDisk = true
-	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
 	const few, slack = 1000, 2 << 20
-	_, fewRestore := heldDuringBackupAndRestore(t, few, 64)
-	_, manyRestore := heldDuringBackupAndRestore(t, 8*few, 64)
+	_, fewRestore := heldDuringBackupAndRestore(t, few, 64, backup.Hooks{EntriesOnDisk: true})
+	_, manyRestore := heldDuringBackupAndRestore(t, 8*few, 64, backup.Hooks{EntriesOnDisk: true})
 	t.Logf("restore peaks %d KiB / %d KiB above its start (%d / %d files)", fewRestore>>10, manyRestore>>10, few, 8*few)
 	if manyRestore > fewRestore+slack {
 		t.Errorf("a restore of %d files peaks at %d KiB, of %d files at %d KiB", 8*few, manyRestore>>10, few, fewRestore>>10)

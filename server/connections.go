@@ -107,14 +107,14 @@ func (s *Server) answerConfiguration(w http.ResponseWriter, r *http.Request, f s
 		if err == nil {
 			var vis *store.Visibility
 			if vis, err = s.store.NewVisibility(ctx, userFrom(r)); err == nil {
-				hidden, err = hiddenSources(ctx, vis, []store.File{f}, map[int64][]store.File{f.ID: sources})
+				hidden, err = vis.HiddenSources(ctx, []store.File{f}, map[int64][]store.File{f.ID: sources})
 			}
 		}
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		maskHiddenLinks(&cfg, sources, hidden)
+		store.MaskHiddenLinks(&cfg, sources, hidden)
 	}
 	writeJSON(w, http.StatusOK, cfg)
 }

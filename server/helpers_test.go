@@ -19,8 +19,13 @@ func demo(t testing.TB) (*server.Server, *platform) {
 	return start(t, server.Config{DataDir: t.TempDir(), DemoData: true})
 }
 
+// entriesOnDisk, set by TestRestoresOnDisk around the tests it runs again,
+// has start's servers keep every restore's entries on disk.
+var entriesOnDisk bool
+
 func start(t testing.TB, cfg server.Config) (*server.Server, *platform) {
 	t.Helper()
+	cfg.BackupHooks.EntriesOnDisk = cfg.BackupHooks.EntriesOnDisk || entriesOnDisk
 	pl := servertest.Start(t, cfg, nil)
 	return pl.Server, &platform{t: t, base: pl.URL}
 }

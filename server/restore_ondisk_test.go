@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/archive/archivetest"
+	"github.com/dapconsole/dapconsole/server/backup"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -19,8 +21,8 @@ import (
 // the entries in memory. (TestRestoreSurvivesSIGKILL runs its server in
 // another process, which the hook does not reach.)
 func TestRestoresOnDisk(t *testing.T) {
-	store.RestoreTestHooks.OnDisk = true
-	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
+	entriesOnDisk = true
+	t.Cleanup(func() { entriesOnDisk = false })
 	for _, test := range []struct {
 		name string
 		run  func(*testing.T)
@@ -64,13 +66,12 @@ func TestRestoresOnDisk(t *testing.T) {
 // its database, and the spooled upload, when it succeeds, when its checks
 // refuse it and when the archive is refused as it is read.
 func TestRestoreLeavesNoIndex(t *testing.T) {
-	store.RestoreTestHooks.OnDisk = true
-	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
 	dataDir := t.TempDir()
-	_, p := start(t, server.Config{DataDir: dataDir, DemoData: true, ArchiveLimits: archivetest.Limits})
+	_, p := start(t, server.Config{DataDir: dataDir, DemoData: true, ArchiveLimits: archivetest.Limits,
+		BackupHooks: backup.Hooks{EntriesOnDisk: true}})
 	spooled := func() []string {
 		var left []string
-		for _, pattern := range []string{store.RestoreIndexPattern, archive.SpoolPattern} {
+		for _, pattern := range []string{backup.IndexPattern, archive.SpoolPattern} {
 			found, _ := filepath.Glob(filepath.Join(dataDir, "tmp", pattern))
 			left = append(left, found...)
 		}
@@ -91,17 +92,27 @@ func TestRestoreLeavesNoIndex(t *testing.T) {
 }
 
 // TestRestoreOnDiskAnswersAsInMemory restores the same 300 files and 3
-// folders with the entries in memory and on disk, where the archive's
+// folders with the entries in memory and on disk (on a second server),
+// where the archive's
 // directory and the identities fill whole batches of inserts: the answers
 // name the same paths, in the same order.
 func TestRestoreOnDiskAnswersAsInMemory(t *testing.T) {
-	srv, p := start(t, server.Config{DataDir: t.TempDir(), AdminPassword: "admin"})
+	dataDir := t.TempDir()
+	srv, p := start(t, server.Config{DataDir: dataDir, AdminPassword: "admin"})
 	fillProject(t, srv.Store(), 300)
 	body := p.backup("admin", "/Project")
 	inMemory := p.restore("admin", "/InMemory", body)
-	store.RestoreTestHooks.OnDisk = true
-	t.Cleanup(func() { store.RestoreTestHooks.OnDisk = false })
-	onDisk := p.restore("admin", "/OnDisk", body)
+	// The second server has the first's key: the archive's secrets open.
+	onDiskDir := t.TempDir()
+	key, err := os.ReadFile(filepath.Join(dataDir, store.KeyFile))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(onDiskDir, store.KeyFile), key, 0o600)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, onDiskServer := start(t, server.Config{DataDir: onDiskDir, AdminPassword: "admin", BackupHooks: backup.Hooks{EntriesOnDisk: true}})
+	onDisk := onDiskServer.restore("admin", "/OnDisk", body)
 	if len(onDisk.Restored) != 303 || len(onDisk.Restored) != len(inMemory.Restored) || len(onDisk.Skipped) != 0 {
 		t.Fatalf("%d restored on disk, %d in memory; skipped %v", len(onDisk.Restored), len(inMemory.Restored), onDisk.Skipped)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/backup"
 	"github.com/dapconsole/dapconsole/server/jobs"
 	"github.com/dapconsole/dapconsole/server/store"
 )
@@ -38,7 +39,12 @@ type Config struct {
 	// MaxRunsPerUser and MaxWorkbookBytes are the engine's caps (jobs.Config); 0 takes its default.
 	MaxRunsPerUser   int
 	MaxWorkbookBytes int64
+	// BackupHooks let tests see and steer a restore's phases (backup.Hooks).
+	BackupHooks backup.Hooks
 }
+
+// spoolDir is where restore uploads wait, as temporary files, to be applied.
+func spoolDir(dataDir string) string { return filepath.Join(dataDir, "tmp") }
 
 // FilesDir is the folder inside a data directory that holds the files
 // file-system connections read and write.
@@ -46,10 +52,11 @@ func FilesDir(dataDir string) string { return filepath.Join(dataDir, "files") }
 
 // Server is the embedded platform: its store, handlers and job engine.
 type Server struct {
-	cfg   Config
-	store *store.Store
-	auth  *authCache
-	jobs  *jobs.Engine
+	cfg     Config
+	store   *store.Store
+	backups *backup.Service
+	auth    *authCache
+	jobs    *jobs.Engine
 }
 
 // New opens the data directory, creating the first users (demo data, or
@@ -73,11 +80,13 @@ func New(cfg Config) (*Server, error) {
 		st.Close()
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	if err := removeSpoolLeftovers(cfg.DataDir); err != nil {
+	backups, err := backup.New(st, backup.Config{SpoolDir: spoolDir(cfg.DataDir), Limits: cfg.ArchiveLimits,
+		CheckRestored: checkFileConnections, Hooks: cfg.BackupHooks})
+	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	s := &Server{cfg: cfg, store: st, auth: newAuthCache()}
+	s := &Server{cfg: cfg, store: st, backups: backups, auth: newAuthCache()}
 	if err := s.initialize(context.Background()); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("server: %w", err)

@@ -124,25 +124,29 @@ func (b *rowBatch) statement(rows int) string {
 	return b.insert + b.params + strings.Repeat(","+b.params, rows-1)
 }
 
-// fileBatch inserts a restore's new files batchRows to a statement, their
+// FileBatch inserts a restore's new files batchRows to a statement, their
 // group flags and sources after them. Each file takes its id when it is
 // queued, so the files that read from it name it before it is written.
-type fileBatch struct {
+type FileBatch struct {
 	q                      Queries
 	files, groups, sources rowBatch
 	nextID                 int64 // the id the next file queued takes; 0 until read
 	scratch                []any
 }
 
-func newFileBatch(q Queries) *fileBatch {
-	return &fileBatch{q: q, files: newRowBatch(insertFiles, fileRowParams),
+// NewFileBatch returns an empty batch writing through q (a transaction's).
+func NewFileBatch(q Queries) *FileBatch {
+	return &FileBatch{q: q, files: newRowBatch(insertFiles, fileRowParams),
 		groups: newRowBatch(insertFileGroups, fileGroupParams), sources: newRowBatch(insertFileSources, fileSourceParams)}
 }
+
+// Add queues a prepared file and returns the id it takes (see add).
+func (b *FileBatch) Add(ctx context.Context, p PreparedFile) (int64, error) { return b.add(ctx, p.row) }
 
 // add queues a new file's row and returns the id it takes: the next one
 // AUTOINCREMENT would give, as the batch is the only writer of files
 // between its flushes.
-func (b *fileBatch) add(ctx context.Context, row fileRow) (int64, error) {
+func (b *FileBatch) add(ctx context.Context, row fileRow) (int64, error) {
 	if b.nextID == 0 {
 		if err := b.q.q.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'files'), 0),
 			coalesce((SELECT max(id) FROM files), 0)) + 1`).Scan(&b.nextID); err != nil {
@@ -162,13 +166,13 @@ func (b *fileBatch) add(ctx context.Context, row fileRow) (int64, error) {
 		b.sources.add(row.path, append(b.scratch[:0], row.id, position, source.ID))
 	}
 	if b.files.full() || b.groups.full() || b.sources.full() {
-		return row.id, b.flush(ctx)
+		return row.id, b.Flush(ctx)
 	}
 	return row.id, nil
 }
 
-// flush inserts what is queued: files first, for the rows that refer to them.
-func (b *fileBatch) flush(ctx context.Context) error {
+// Flush inserts what is queued: files first, for the rows that refer to them.
+func (b *FileBatch) Flush(ctx context.Context) error {
 	b.nextID = 0
 	if err := b.files.flush(ctx, b.q.q, insertError); err != nil {
 		return err

@@ -27,14 +27,14 @@ func TestFileBatchIDs(t *testing.T) {
 	}
 	given := map[string]int64{}
 	err = st.InTx(ctx, func(tx *Tx) error {
-		batch := newFileBatch(tx.cached())
+		batch := NewFileBatch(tx.cached())
 		for i := range 2*batchRows + 3 {
 			row := testRow(folder, fmt.Sprintf("File %03d.dst", i))
 			if given[row.path], err = batch.add(ctx, row); err != nil {
 				return err
 			}
 		}
-		return batch.flush(ctx)
+		return batch.Flush(ctx)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -68,13 +68,13 @@ func TestFileBatchNamesTheFailingFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := st.InTx(ctx, func(tx *Tx) error {
-		batch := newFileBatch(tx.cached())
+		batch := NewFileBatch(tx.cached())
 		for i := range 10 {
 			if _, err := batch.add(ctx, testRow(folder, fmt.Sprintf("File %03d.dst", i))); err != nil {
 				return err
 			}
 		}
-		return batch.flush(ctx)
+		return batch.Flush(ctx)
 	})
 	if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "/Batch/File 007.dst") {
 		t.Fatalf("error %v, want ErrExists naming /Batch/File 007.dst", err)

@@ -64,13 +64,13 @@ type NewFile struct {
 	// stored, when a restore made it ahead (on another core), is Config
 	// as stored, its links already resolved; configID, when not 0, is the
 	// configuration id the restore reserved for it.
-	stored   *storedConfig
+	stored   *StoredConfig
 	configID int64
 }
 
 // storedConfig is a configuration ready for its row: checked, its links
 // naming the files it reads from, encoded as the database keeps it.
-type storedConfig struct {
+type StoredConfig struct {
 	json        string
 	description string
 	sources     []File
@@ -645,7 +645,7 @@ func (q Queries) resolveLinks(ctx context.Context, cfg *model.Configuration, kin
 // encodeConfig checks a configuration of the kind and encodes it as
 // stored, its links naming sources (the files they resolved to, in order).
 // It reads nothing, so a restore runs it on other cores than the writer's.
-func (q Queries) encodeConfig(cfg model.Configuration, kind model.Kind, sources []File) (*storedConfig, error) {
+func (q Queries) encodeConfig(cfg model.Configuration, kind model.Kind, sources []File) (*StoredConfig, error) {
 	if err := VisibleText("file.description", cfg.File.Description); err != nil {
 		return nil, err
 	}
@@ -660,7 +660,7 @@ func (q Queries) encodeConfig(cfg model.Configuration, kind model.Kind, sources 
 	if err != nil {
 		return nil, err
 	}
-	return &storedConfig{json: raw, description: cfg.File.Description, sources: sources}, nil
+	return &StoredConfig{json: raw, description: cfg.File.Description, sources: sources}, nil
 }
 
 // reserveConfigIDs takes n configuration ids from their counter, returning

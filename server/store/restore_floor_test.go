@@ -97,11 +97,11 @@ func insertFloorRows(q Queries, rows []fileRow, batched bool) error {
 		}
 		return nil
 	}
-	batch := newFileBatch(q)
+	batch := NewFileBatch(q)
 	for _, row := range rows {
 		if _, err := batch.add(ctx, row); err != nil {
 			return err
 		}
 	}
-	return batch.flush(ctx)
+	return batch.Flush(ctx)
 }

@@ -1,9 +1,10 @@
-package store
+package backup
 
 import (
 	"reflect"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/store"
 	"strings"
 	"testing"
 )
@@ -37,10 +38,10 @@ func TestEntryPageRoundTrip(t *testing.T) {
 	entries := []restoreEntry{
 		{},
 		{origUUID: newEntryUUID("5b0c8a7e-1c1d-4c1e-9c1f-000000000001"), skipped: "source x cannot be resolved",
-			rights: Rights{Write: true, Own: true}, uuidShared: true, linkedTo: true, createdID: 42, createdUUID: "u"},
+			rights: store.Rights{Write: true, Own: true}, uuidShared: true, linkedTo: true, createdID: 42, createdUUID: "u"},
 		{origUUID: entryUUID{other: &odd}, existing: &existingFile{id: 7, parentID: 3, ownerID: 2, uuid: "e"},
 			sources: []sourceLink{{ref: model.SourceRef{Path: "/a.dst", UUID: "x"}, internal: -1,
-				external: File{ID: 9, Path: "/a.dst", Name: "a.dst", Kind: model.KindConnection, UUID: "x", Others: model.Flags{Readable: true}}},
+				external: store.File{ID: 9, Path: "/a.dst", Name: "a.dst", Kind: model.KindConnection, UUID: "x", Others: model.Flags{Readable: true}}},
 				{internal: 0}}, uuidTaken: true},
 	}
 	back := make([]restoreEntry, len(entries))

@@ -1,4 +1,4 @@
-package store
+package backup
 
 import (
 	"cmp"
@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/store"
 	"github.com/google/uuid"
 )
 
@@ -31,30 +32,10 @@ type RestoreOptions struct {
 	SubstituteMissingUser            bool
 }
 
-// Errors a RefusedError wraps besides ErrBadInput: the archive does not fit
-// the target (answer 409), or the user may not change what it would change (403).
-var (
-	ErrConflict  = errors.New("restore conflict")
-	ErrForbidden = errors.New("not allowed")
-)
-
-// RefusedError refuses a restore (or a backup) as a whole; Paths names the
-// files it is about.
-type RefusedError struct {
-	Err    error // ErrConflict, ErrForbidden or ErrBadInput
-	Reason string
-	Paths  []string
-}
-
-func (e *RefusedError) Error() string { return e.Reason }
-
-// Unwrap lets errors.Is match the kind of refusal.
-func (e *RefusedError) Unwrap() error { return e.Err }
-
 // RestoreTarget is where a restore goes: an existing folder, or (Folder.ID
 // 0) a path to create, with the folders above it that are missing.
 type RestoreTarget struct {
-	Folder File
+	Folder store.File
 	Path   string
 }
 
@@ -67,7 +48,7 @@ type restoreEntry struct {
 	sources  []sourceLink
 	existing *existingFile // what the target holds before the restore
 	skipped  string
-	rights   Rights // the uploader's rights on existing
+	rights   store.Rights // the uploader's rights on existing
 	// uuidShared tells that other entries of the archive have origUUID
 	// too; uuidTaken that a file of the tree holds it.
 	uuidShared, uuidTaken bool
@@ -124,8 +105,8 @@ type existingFile struct {
 }
 
 // file is the existing file of entry e at target.
-func (x *existingFile) file(e *restoreEntry, target string) File {
-	return File{ID: x.id, ParentID: x.parentID, Path: target, Name: target[strings.LastIndexByte(target, '/')+1:],
+func (x *existingFile) file(e *restoreEntry, target string) store.File {
+	return store.File{ID: x.id, ParentID: x.parentID, Path: target, Name: target[strings.LastIndexByte(target, '/')+1:],
 		Kind: e.Kind, UUID: x.uuid, OwnerID: x.ownerID}
 }
 
@@ -134,144 +115,113 @@ func (x *existingFile) file(e *restoreEntry, target string) File {
 type sourceLink struct {
 	ref      model.SourceRef
 	internal int
-	external File
+	external store.File
 }
 
 type restorer struct {
-	q       Queries
+	q       store.Queries
 	root    string // the path of the folder restored into
-	user    User
+	user    store.User
 	opt     RestoreOptions
 	archive *archive.Archive
 	entries *entryTable
 	users   map[string]int64
 	groups  map[string]int64
-	folders map[string]File // folders restored into, by path
+	folders map[string]store.File // folders restored into, by path
 	// inherited are the permissions files take from their folder, by folder id.
-	inherited map[int64]*Permissions
+	inherited map[int64]*store.Permissions
 	// newTarget is set when the restore created its target folder: then
 	// nothing exists below it, and no path needs looking up.
 	newTarget bool
 	// keptHidden are the overwritten files whose hidden properties stayed.
 	keptHidden []model.SkippedFile
 	// vis judges what the uploader may see and do, once per folder.
-	vis *Visibility
+	vis *store.Visibility
 	// claimed are the UUIDs entries share that a file made by the restore
 	// took: the others that have it get new ones.
 	claimed map[string]bool
 }
 
-// RestoreIndex is an archive read for a restore: every file's identity and
+// restoreIndex is an archive read for a restore: every file's identity and
 // sources, decoded while archive.Read checks the bodies (it is the
 // archive.Inspector given to it) and linked by Link, all before the restore
 // takes the write lock, so the transaction holds it only for the work that
-// needs the tree. A RestoreIndex serves one restore.
-type RestoreIndex struct {
+// needs the tree. A restoreIndex serves one restore.
+type restoreIndex struct {
 	dir     string // where a database of many entries goes
+	onDisk  bool   // every entry kept on disk (Hooks.EntriesOnDisk)
 	archive *archive.Archive
 	few     archive.Entries // the entries while they are few
 	entries *entryTable
 	mu      sync.Mutex // Inspect runs on several goroutines
 }
 
-// RestoreTestHooks, when a test sets them, see a restore's phases: Checked
-// after each run of its checks (underLock tells whether it held the write
-// lock), Committed after its commit with how long the write lock was held.
-// OnDisk makes every restore keep its entries on disk, as one of many
-// entries does, in pages of two entries with three in memory.
-var RestoreTestHooks struct {
-	Checked   func(underLock bool)
-	Committed func(held time.Duration)
-	OnDisk    bool
-}
-
-// RestoreArchive puts an indexed archive's folders and files under the
-// target, as spec 4.3 says, with user as the uploader, in one transaction
-// of its own: on any error nothing it did stays. Refusals are *RefusedError
+// apply puts an indexed archive's folders and files under the target, as
+// spec 4.3 says, with user as the uploader, in one transaction of its own:
+// on any error nothing it did stays. Refusals are *store.RefusedError
 // (conflicts, unknown owners or groups, missing dependencies, missing write
-// permission) or *DependentsError (overwriting a file others read from).
-// It runs then in that transaction before the commit, and holds the write
-// lock only for the writes when it can: for a target folder that exists, the checks (which
-// entries exist, the uploader's rights, sources, dependents, owners) read
-// the tree before the transaction, on one connection, noting SQLite's
-// data_version; if another connection committed before the write lock was
-// taken, the checks run again under the lock, so no change slips between
-// check and write.
-func (s *Store) RestoreArchive(ctx context.Context, user User, target RestoreTarget, idx *RestoreIndex, opt RestoreOptions,
-	then func(tx *Tx, out RestoreOutcome) error) (RestoreOutcome, error) {
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return RestoreOutcome{}, fmt.Errorf("restore: %w", err)
-	}
-	defer conn.Close()
-	var early *restorer
-	var root File
+// permission) or *store.DependentsError (overwriting a file others read
+// from). The service's CheckRestored judges what it made before the
+// commit. It holds the write lock only for the writes when it can: for a target folder that
+// exists, the checks (which entries exist, the uploader's rights, sources,
+// dependents, owners) read the tree before the transaction
+// (store.CheckedWrite); if another connection committed before the write
+// lock was taken, the checks run again under the lock, so no change slips
+// between check and write.
+func (s *Service) apply(ctx context.Context, user store.User, target RestoreTarget, idx *restoreIndex, opt RestoreOptions) (RestoreOutcome, error) {
+	var early, r *restorer
+	var root store.File
 	var checkErr error
-	checkedAt, err := dataVersion(ctx, conn)
-	if err != nil {
-		return RestoreOutcome{}, err
-	}
+	var checkEarly func(q store.Queries)
 	if target.Folder.ID != 0 { // a target to create is a write: its checks wait for the lock
-		early = newRestorer(ctx, Queries{q: conn, secrets: s.secrets}, user, opt, idx.archive, idx.entries)
-		root, checkErr = early.check(ctx, target)
-		if RestoreTestHooks.Checked != nil {
-			RestoreTestHooks.Checked(false)
+		checkEarly = func(q store.Queries) {
+			early = newRestorer(ctx, q, user, opt, idx.archive, idx.entries)
+			root, checkErr = early.check(ctx, target)
+			s.hooks.checked(false)
 		}
 	}
-	sqlTx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock
+	held, err := s.store.CheckedWrite(ctx, checkEarly, func(tx *store.Tx, changed bool) error {
+		r = early
+		if changed {
+			if early != nil {
+				forgetFindings(idx.entries)
+			}
+			r = newRestorer(ctx, tx.Queries, user, opt, idx.archive, idx.entries)
+			root, checkErr = r.check(ctx, target)
+			s.hooks.checked(true)
+		} else {
+			r.q = tx.Queries // what the checks found holds: nothing was committed since
+		}
+		if checkErr != nil {
+			return checkErr
+		}
+		if err := r.create(ctx, root); err != nil {
+			return err
+		}
+		if err := r.entries.err; err != nil { // a page that did not read or write
+			return err
+		}
+		out := RestoreOutcome{r: r}
+		if s.check != nil {
+			if err := s.check(ctx, tx.Queries, user, out.Restored()); err != nil {
+				return err
+			}
+		}
+		if err := out.Err(); err != nil {
+			return err
+		}
+		if s.hooks.BeforeCommit != nil {
+			s.hooks.BeforeCommit()
+		}
+		return nil
+	})
 	if err != nil {
-		return RestoreOutcome{}, fmt.Errorf("begin transaction: %w", err)
-	}
-	locked := time.Now()
-	defer sqlTx.Rollback() // after a commit, a no-op
-	tx := &Tx{Queries: Queries{q: sqlTx, secrets: s.secrets}, Tx: sqlTx}
-	lockedAt, err := dataVersion(ctx, sqlTx)
-	if err != nil {
 		return RestoreOutcome{}, err
 	}
-	r := early
-	if early != nil && lockedAt == checkedAt {
-		r.rebind(tx.cached())
-	} else {
-		if early != nil {
-			forgetFindings(idx.entries)
-		}
-		r = newRestorer(ctx, tx.cached(), user, opt, idx.archive, idx.entries)
-		root, checkErr = r.check(ctx, target)
-		if RestoreTestHooks.Checked != nil {
-			RestoreTestHooks.Checked(true)
-		}
+	if s.hooks.Committed != nil {
+		s.hooks.Committed(held)
 	}
-	if checkErr != nil {
-		return RestoreOutcome{}, checkErr
-	}
-	if err := r.create(ctx, root); err != nil {
-		return RestoreOutcome{}, err
-	}
-	if err := r.entries.err; err != nil { // a page that did not read or write
-		return RestoreOutcome{}, err
-	}
-	out := RestoreOutcome{r}
-	if err := cmp.Or(then(tx, out), out.Err()); err != nil {
-		return RestoreOutcome{}, err
-	}
-	if err := sqlTx.Commit(); err != nil {
-		return RestoreOutcome{}, fmt.Errorf("commit: %w", err)
-	}
-	if RestoreTestHooks.Committed != nil {
-		RestoreTestHooks.Committed(time.Since(locked))
-	}
-	return out, nil
-}
-
-// dataVersion is SQLite's count, for the connection q runs on, of the
-// commits other connections made.
-func dataVersion(ctx context.Context, q querier) (int64, error) {
-	var v int64
-	if err := q.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil {
-		return 0, fmt.Errorf("restore: data version: %w", err)
-	}
-	return v, nil
+	return RestoreOutcome{r: r}, nil
 }
 
 // forgetFindings clears what checks wrote into the entries and their
@@ -279,32 +229,24 @@ func dataVersion(ctx context.Context, q querier) (int64, error) {
 func forgetFindings(entries *entryTable) {
 	for i := range entries.n {
 		e := entries.change(i)
-		e.existing, e.rights, e.skipped, e.uuidTaken = nil, Rights{}, "", false
+		e.existing, e.rights, e.skipped, e.uuidTaken = nil, store.Rights{}, "", false
 		for k := range e.sources {
-			e.sources[k].external = File{}
+			e.sources[k].external = store.File{}
 		}
 	}
 }
 
-func newRestorer(ctx context.Context, q Queries, user User, opt RestoreOptions, a *archive.Archive, entries *entryTable) *restorer {
+func newRestorer(ctx context.Context, q store.Queries, user store.User, opt RestoreOptions, a *archive.Archive, entries *entryTable) *restorer {
 	r := &restorer{q: q, user: user, opt: opt, archive: a, entries: entries,
-		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]File{},
-		inherited: map[int64]*Permissions{}, claimed: map[string]bool{}}
+		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]store.File{},
+		inherited: map[int64]*store.Permissions{}, claimed: map[string]bool{}}
 	r.vis, _ = q.NewVisibility(ctx, user)
 	return r
 }
 
-// rebind moves a restorer whose checks read the tree outside the
-// transaction into it; what they found holds, since nothing was committed
-// in between.
-func (r *restorer) rebind(q Queries) {
-	r.q = q
-	r.vis.q = q
-}
-
 // check finds (or makes) the target folder and runs every check that reads
 // the tree, recording in the entries what the writes need.
-func (r *restorer) check(ctx context.Context, target RestoreTarget) (File, error) {
+func (r *restorer) check(ctx context.Context, target RestoreTarget) (store.File, error) {
 	root, err := r.targetFolder(ctx, target)
 	if err != nil {
 		return root, err
@@ -312,7 +254,7 @@ func (r *restorer) check(ctx context.Context, target RestoreTarget) (File, error
 	r.root = root.Path
 	r.folders[root.Path] = root
 	r.vis.KnownVisible(root)
-	for _, step := range []func(context.Context, File) error{r.resolveSources, r.checkExisting,
+	for _, step := range []func(context.Context, store.File) error{r.resolveSources, r.checkExisting,
 		r.resolveOwnersAndGroups, r.checkOwnerChanges, r.checkOverwrites, r.checkUUIDs} {
 		if err := step(ctx, root); err != nil {
 			return root, err
@@ -328,7 +270,19 @@ func (r *restorer) target(e *restoreEntry) string { return joinPath(r.root, e.Pa
 // read from the restore's index as it is asked, so that the answer to a
 // restore of many files is written without being held: ask it before the
 // index is closed.
-type RestoreOutcome struct{ r *restorer }
+type RestoreOutcome struct {
+	r       *restorer
+	closers []io.Closer // the spooled upload and the index
+}
+
+// Close removes the spooled upload and the index of its entries.
+func (o RestoreOutcome) Close() error {
+	var errs []error
+	for _, c := range o.closers {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}
 
 // Restored yields the paths the restore made or kept, in the archive's order.
 func (o RestoreOutcome) Restored() iter.Seq[string] {
@@ -362,105 +316,27 @@ func (o RestoreOutcome) Err() error { return o.r.entries.err }
 // targetFolder returns the folder to restore into, creating it (and the
 // folders above it) when it is given by a path that does not exist. The
 // user needs write permission on it, or on the folder it is created in.
-func (r *restorer) targetFolder(ctx context.Context, target RestoreTarget) (File, error) {
+func (r *restorer) targetFolder(ctx context.Context, target RestoreTarget) (store.File, error) {
 	if target.Folder.ID != 0 {
-		return target.Folder, r.q.mayWrite(ctx, r.user, target.Folder)
+		return target.Folder, r.q.MayWrite(ctx, r.user, target.Folder)
 	}
 	folder, created, err := r.q.EnsureFolder(ctx, r.user, target.Path)
 	r.newTarget = created
 	return folder, err
 }
 
-// EnsureFolder returns the folder at path, creating it and the folders
-// above it that are missing when the user may write the nearest folder that
-// exists (spec 4.3 rule 4; a connection created in a missing folder does the
-// same). created reports whether the folder at path is new. A folder the
-// user may not see counts as missing, so a path behind a closed folder
-// answers as one that does not exist (the nearest visible folder decides);
-// only creating a name a hidden file holds fails, as any create there does.
-// A nearest folder not writable, a file on the way or a name taken is a
-// *RefusedError. Call it on a Tx.
-func (q Queries) EnsureFolder(ctx context.Context, user User, path string) (folder File, created bool, err error) {
-	if path, err = CleanPath(path); err != nil {
-		return File{}, false, err
-	}
-	var missing []string
-	for p := path; ; p = ParentPath(p) {
-		f, err := q.FileByPath(ctx, p)
-		if errors.Is(err, ErrNotFound) {
-			missing = append(missing, p)
-			continue
-		}
-		if err != nil {
-			return File{}, false, err
-		}
-		rights, visible, err := q.Access(ctx, user, f)
-		if err != nil {
-			return File{}, false, err
-		}
-		if !visible {
-			missing = append(missing, p)
-			continue
-		}
-		if !rights.Write { // judged first: a refusal tells nothing of the files inside
-			return File{}, false, writeRequired(f.Path)
-		}
-		if !f.IsFolder() {
-			return File{}, false, &RefusedError{Err: ErrBadInput, Reason: fmt.Sprintf("%s is not a folder", f.Path), Paths: []string{f.Path}}
-		}
-		folder = f
-		break
-	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		folder, err = q.CreateFile(ctx, NewFile{Path: missing[i], OwnerID: user.ID})
-		if errors.Is(err, ErrExists) {
-			return File{}, false, takenByHidden([]string{missing[i]})
-		}
-		if err != nil {
-			return File{}, false, fmt.Errorf("create folder %s: %w", missing[i], err)
-		}
-	}
-	return folder, len(missing) > 0, nil
-}
-
-// mayWrite refuses a file the user may not see (ErrNotFound) or not write.
-func (q Queries) mayWrite(ctx context.Context, user User, f File) error {
-	rights, visible, err := q.Access(ctx, user, f)
-	if err != nil {
-		return err
-	}
-	if !visible {
-		return fmt.Errorf("%s: %w", f.Path, ErrNotFound)
-	}
-	if !rights.Write {
-		return writeRequired(f.Path)
-	}
-	return nil
-}
-
-func writeRequired(path string) error {
-	return &RefusedError{Err: ErrForbidden, Reason: fmt.Sprintf("%s: write permission required", path), Paths: []string{path}}
-}
-
-// takenByHidden refuses paths that files the uploader may not see hold: a
-// name is all it tells, as creating any file there would.
-func takenByHidden(paths []string) error {
-	return &RefusedError{Err: ErrConflict, Paths: paths,
-		Reason: fmt.Sprintf("%d path(s) are taken by files you may not see (use other names): %s", len(paths), listed(paths))}
-}
-
-// NewRestoreIndex returns an index to give archive.Read; call Link with
+// newRestoreIndex returns an index to give archive.Read; call Link with
 // the archive Read returns, and Close when the restore is done. Each body
 // is inflated once before the restore, for the checks and the identity
 // together; bodies are read again when the files are created, so the
 // archive is never held in memory. An archive of many entries has them
 // kept in a temporary database in dir. It reads no tree.
-func NewRestoreIndex(dir string) *RestoreIndex {
-	return &RestoreIndex{dir: dir}
+func newRestoreIndex(dir string, onDisk bool) *restoreIndex {
+	return &restoreIndex{dir: dir, onDisk: onDisk}
 }
 
 // Close removes what the index kept on disk.
-func (idx *RestoreIndex) Close() error {
+func (idx *restoreIndex) Close() error {
 	if idx.entries == nil {
 		return nil
 	}
@@ -469,18 +345,18 @@ func (idx *RestoreIndex) Close() error {
 
 // Add keeps an entry of the archive (archive.Inspector): in memory up to
 // spillPast of them, then in a database in the index's directory.
-func (idx *RestoreIndex) Add(e archive.Entry) error {
+func (idx *restoreIndex) Add(e archive.Entry) error {
 	if t := idx.entries; t != nil && t.onDisk() {
 		t.addToDirectory(e)
 		return t.err
 	}
-	if idx.few = append(idx.few, e); len(idx.few) <= spillPast && !RestoreTestHooks.OnDisk {
+	if idx.few = append(idx.few, e); len(idx.few) <= spillPast && !idx.onDisk {
 		return nil
 	}
 	if idx.entries != nil { // made in memory by a Sorted before the folders implied were added
 		idx.entries.close()
 	}
-	t, err := newEntryTable(idx.dir, true)
+	t, err := newEntryTable(idx.dir, true, idx.onDisk)
 	if idx.entries = t; err != nil {
 		return err
 	}
@@ -493,11 +369,11 @@ func (idx *RestoreIndex) Add(e archive.Entry) error {
 
 // Sorted numbers the entries by path, as the restore holds them, and calls
 // fn with each (archive.Inspector).
-func (idx *RestoreIndex) Sorted(fn func(e archive.Entry) error) error {
+func (idx *restoreIndex) Sorted(fn func(e archive.Entry) error) error {
 	t := idx.entries
 	if t == nil {
 		var err error
-		if t, err = newEntryTable(idx.dir, false); err != nil {
+		if t, err = newEntryTable(idx.dir, false, false); err != nil {
 			return err
 		}
 		idx.entries = t
@@ -514,7 +390,7 @@ func (idx *RestoreIndex) Sorted(fn func(e archive.Entry) error) error {
 }
 
 // Find returns the entry at path (archive.Inspector).
-func (idx *RestoreIndex) Find(path string) (archive.Entry, bool, error) {
+func (idx *restoreIndex) Find(path string) (archive.Entry, bool, error) {
 	if t := idx.entries; t != nil && t.onDisk() {
 		return t.findInDirectory(path)
 	}
@@ -522,7 +398,7 @@ func (idx *RestoreIndex) Find(path string) (archive.Entry, bool, error) {
 }
 
 // Entry returns entry i (archive.Inspector).
-func (idx *RestoreIndex) Entry(i int) archive.Entry {
+func (idx *restoreIndex) Entry(i int) archive.Entry {
 	idx.mu.Lock()
 	defer idx.mu.Unlock()
 	return idx.entries.at(i).Entry
@@ -530,14 +406,14 @@ func (idx *RestoreIndex) Entry(i int) archive.Entry {
 
 // Inspect decodes the identity of a file entry from its body: its UUID, its
 // links and where it was backed up (archive.Inspector). A body in the form
-// a backup writes is read without decoding it (storedRepresentation), as
+// a backup writes is read without decoding it (store.StoredIdentity), as
 // the restore reads it again.
-func (idx *RestoreIndex) Inspect(i int, body []byte) error {
+func (idx *restoreIndex) Inspect(i int, body []byte) error {
 	idx.mu.Lock()
 	entry := idx.entries.at(i).Entry
 	idx.mu.Unlock()
 	var id entryIdentity
-	if _, file, ok := storedRepresentation(body, nil); ok { // no links
+	if file, ok := store.StoredIdentity(body); ok { // no links
 		id.File.UUID, id.File.Path = file.UUID, file.Path
 	} else if err := unmarshalEntry(entry, body, &id); err != nil {
 		return err
@@ -567,7 +443,7 @@ func (idx *RestoreIndex) Inspect(i int, body []byte) error {
 // Link takes the archive Read made with the index, and finds the entry
 // each link of its files names, by UUID or by the path it had: of several,
 // the last in the archive.
-func (idx *RestoreIndex) Link(a *archive.Archive) error {
+func (idx *restoreIndex) Link(a *archive.Archive) error {
 	idx.archive, idx.few = a, nil
 	t := idx.entries
 	t.indexIdentities()
@@ -602,7 +478,7 @@ func (idx *RestoreIndex) Link(a *archive.Archive) error {
 	return t.err
 }
 
-// entryIdentity is what a RestoreIndex needs of a representation: its identity and
+// entryIdentity is what a restoreIndex needs of a representation: its identity and
 // its links. Decoding only this skips the properties and the fields kept
 // verbatim, which createFile decodes when it needs them.
 type entryIdentity struct {
@@ -637,7 +513,7 @@ func (id entryIdentity) links(kind model.Kind) []model.SourceRef {
 func readEntry(a *archive.Archive, e archive.Entry) ([]byte, error) {
 	body, err := a.ReadFile(e)
 	if err != nil {
-		return nil, &RefusedError{Err: ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
+		return nil, &store.RefusedError{Err: store.ErrBadInput, Reason: err.Error(), Paths: []string{e.Path}}
 	}
 	return body, nil
 }
@@ -645,7 +521,7 @@ func readEntry(a *archive.Archive, e archive.Entry) ([]byte, error) {
 // unmarshalEntry decodes an entry's JSON body into into.
 func unmarshalEntry(e archive.Entry, body []byte, into any) error {
 	if err := json.Unmarshal(body, into); err != nil {
-		return &RefusedError{Err: ErrBadInput,
+		return &store.RefusedError{Err: store.ErrBadInput,
 			Reason: fmt.Sprintf("entry %s is not a configuration's JSON: %v", e.Path, err), Paths: []string{e.Path}}
 	}
 	return nil
@@ -658,13 +534,13 @@ func unmarshalEntry(e archive.Entry, body []byte, into any) error {
 // refused as taken, and nothing below it is looked at, so the answer tells
 // nothing of what a closed folder holds. Rights are judged once per folder;
 // the target paths are looked up existingBatch at a time.
-func (r *restorer) checkExisting(ctx context.Context, root File) error {
+func (r *restorer) checkExisting(ctx context.Context, root store.File) error {
 	if r.newTarget {
 		return nil
 	}
 	var conflicts, clashes, forbidden, hidden []string
 	closed := map[string]bool{} // targets behind a file the uploader may not see
-	var found map[string]File
+	var found map[string]store.File
 	for k := range r.entries.n {
 		if k%existingBatch == 0 {
 			var err error
@@ -677,7 +553,7 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 			continue
 		}
 		target := r.target(e)
-		if closed[ParentPath(target)] {
+		if closed[store.ParentPath(target)] {
 			closed[target] = true
 			continue
 		}
@@ -713,16 +589,16 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 	}
 	switch {
 	case len(hidden) > 0:
-		return takenByHidden(hidden)
+		return store.TakenByHidden(hidden)
 	case len(clashes) > 0:
-		return &RefusedError{Err: ErrConflict, Paths: clashes,
-			Reason: fmt.Sprintf("%d path(s) hold a folder where the archive has a file, or the reverse: %s", len(clashes), listed(clashes))}
+		return &store.RefusedError{Err: store.ErrConflict, Paths: clashes,
+			Reason: fmt.Sprintf("%d path(s) hold a folder where the archive has a file, or the reverse: %s", len(clashes), store.Listed(clashes))}
 	case len(conflicts) > 0:
-		return &RefusedError{Err: ErrConflict, Paths: conflicts,
-			Reason: fmt.Sprintf("%d file(s) already exist in the target (restore with overwrite to replace them): %s", len(conflicts), listed(conflicts))}
+		return &store.RefusedError{Err: store.ErrConflict, Paths: conflicts,
+			Reason: fmt.Sprintf("%d file(s) already exist in the target (restore with overwrite to replace them): %s", len(conflicts), store.Listed(conflicts))}
 	case len(forbidden) > 0:
-		return &RefusedError{Err: ErrForbidden, Paths: forbidden,
-			Reason: fmt.Sprintf("write permission required on %d existing file(s) or folder(s): %s", len(forbidden), listed(forbidden))}
+		return &store.RefusedError{Err: store.ErrForbidden, Paths: forbidden,
+			Reason: fmt.Sprintf("write permission required on %d existing file(s) or folder(s): %s", len(forbidden), store.Listed(forbidden))}
 	}
 	return nil
 }
@@ -730,41 +606,14 @@ func (r *restorer) checkExisting(ctx context.Context, root File) error {
 // existingBatch is how many target paths (or files) one query looks up.
 const existingBatch = 500
 
-// readFrom returns which of the files (by id) others read from.
-func (r *restorer) readFrom(ctx context.Context, ids []any) (map[int64]bool, error) {
-	return selectedAmong[int64](ctx, r.q, "dependents", `SELECT DISTINCT source_id FROM file_sources WHERE source_id`, ids)
-}
-
-// selectedAmong returns which of values the query, completed with an IN
-// list of them, selects.
-func selectedAmong[T comparable](ctx context.Context, q Queries, what, query string, values []any) (map[T]bool, error) {
-	selected := map[T]bool{}
-	if len(values) == 0 {
-		return selected, nil
-	}
-	rows, err := q.q.QueryContext(ctx, query+` IN (?`+strings.Repeat(",?", len(values)-1)+`)`, values...)
-	if err != nil {
-		return nil, fmt.Errorf("restore: %s: %w", what, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var v T
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("restore: %s: %w", what, err)
-		}
-		selected[v] = true
-	}
-	return selected, rows.Err()
-}
-
 // checkUUIDs finds the new files whose UUIDs files of the tree hold (a
 // copy restored beside its original): those get new UUIDs. It asks
 // existingBatch UUIDs at a time.
-func (r *restorer) checkUUIDs(ctx context.Context, _ File) error {
+func (r *restorer) checkUUIDs(ctx context.Context, _ store.File) error {
 	var asked []int
 	var ids []any
 	ask := func() error {
-		taken, err := selectedAmong[string](ctx, r.q, "uuids", `SELECT uuid FROM files WHERE uuid`, ids)
+		taken, err := r.q.TakenUUIDs(ctx, ids)
 		for k, i := range asked {
 			if taken[ids[k].(string)] {
 				r.entries.change(i).uuidTaken = true
@@ -791,23 +640,14 @@ func (r *restorer) checkUUIDs(ctx context.Context, _ File) error {
 // filesAtTargets returns the files the tree holds at the entries' target
 // paths, by path, without their descriptions: identity and permissions
 // are all the restore needs of them.
-func (r *restorer) filesAtTargets(ctx context.Context, from, to int) (map[string]File, error) {
+func (r *restorer) filesAtTargets(ctx context.Context, from, to int) (map[string]store.File, error) {
 	paths := make([]any, 0, to-from)
 	for i := from; i < to; i++ {
 		if e := r.entries.at(i); e.skipped == "" {
 			paths = append(paths, r.target(e))
 		}
 	}
-	found := make(map[string]File, len(paths))
-	if len(paths) == 0 {
-		return found, nil
-	}
-	files, err := r.q.filesSelect(ctx, "files at the restore's paths", outlineColumns,
-		`WHERE f.path IN (?`+strings.Repeat(",?", len(paths)-1)+`)`, paths...)
-	for _, f := range files {
-		found[f.Path] = f
-	}
-	return found, err
+	return r.q.FilesAtPaths(ctx, paths)
 }
 
 // checkOwnerChanges refuses a restore that would give an existing file or
@@ -815,7 +655,7 @@ func (r *restorer) filesAtTargets(ctx context.Context, from, to int) (map[string
 // owner endpoint (only the owner or an administrator may): restore changes
 // nothing the permission endpoints would refuse. Groups and sharing need
 // write permission, which checkExisting already asked of every existing entry.
-func (r *restorer) checkOwnerChanges(ctx context.Context, _ File) error {
+func (r *restorer) checkOwnerChanges(ctx context.Context, _ store.File) error {
 	if !r.opt.IncludeOwner || !r.archive.Metadata.Includes(archive.SectionOwner) {
 		return nil
 	}
@@ -830,9 +670,9 @@ func (r *restorer) checkOwnerChanges(ctx context.Context, _ File) error {
 		}
 	}
 	if len(forbidden) > 0 {
-		return &RefusedError{Err: ErrForbidden, Paths: forbidden,
+		return &store.RefusedError{Err: store.ErrForbidden, Paths: forbidden,
 			Reason: fmt.Sprintf("only the owner or an administrator may change the owner of %d existing file(s) or folder(s) (restore without includeOwner to keep their owners): %s",
-				len(forbidden), listed(forbidden))}
+				len(forbidden), store.Listed(forbidden))}
 	}
 	return nil
 }
@@ -842,7 +682,7 @@ func (r *restorer) checkOwnerChanges(ctx context.Context, _ File) error {
 // sources do not resolve is skipped with skipFilesWithMissingDependencies,
 // and so is every file that reads from a skipped one; otherwise the restore
 // fails naming them.
-func (r *restorer) resolveSources(ctx context.Context, _ File) error {
+func (r *restorer) resolveSources(ctx context.Context, _ store.File) error {
 	if r.entries.linking == 0 {
 		return nil
 	}
@@ -876,9 +716,9 @@ func (r *restorer) resolveSources(ctx context.Context, _ File) error {
 		}
 	}
 	if len(unresolved) > 0 && !r.opt.SkipFilesWithMissingDependencies {
-		return &RefusedError{Err: ErrConflict, Paths: unresolved,
+		return &store.RefusedError{Err: store.ErrConflict, Paths: unresolved,
 			Reason: fmt.Sprintf("%d file(s) have dependencies that are neither in the archive nor in the tree (restore with skipFilesWithMissingDependencies to leave them out): %s",
-				len(unresolved), listed(reasons))}
+				len(unresolved), store.Listed(reasons))}
 	}
 	for changed := len(unresolved) > 0; changed; {
 		changed = false
@@ -903,31 +743,31 @@ func (r *restorer) resolveSources(ctx context.Context, _ File) error {
 	return nil
 }
 
-func (r *restorer) findSource(ctx context.Context, ref model.SourceRef) (File, bool, error) {
+func (r *restorer) findSource(ctx context.Context, ref model.SourceRef) (store.File, bool, error) {
 	for _, try := range []model.SourceRef{{UUID: ref.UUID}, {Path: ref.Path}} {
 		if try == (model.SourceRef{}) {
 			continue
 		}
 		f, err := r.q.ResolveSource(ctx, try)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return File{}, false, err
+			return store.File{}, false, err
 		}
 		if visible, err := r.vis.Visible(ctx, f); err != nil || !visible {
-			return File{}, false, err
+			return store.File{}, false, err
 		}
 		return f, true, nil
 	}
-	return File{}, false, nil
+	return store.File{}, false, nil
 }
 
 // resolveOwnersAndGroups looks up the users and groups the metadata names,
 // for the flags that use them: an unknown owner aborts unless
 // substituteMissingUser (then the uploader owns the file); an unknown group
 // fails unless ignoreUnknownGroups (then its entry is dropped).
-func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ File) error {
+func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ store.File) error {
 	m := r.archive.Metadata
 	useOwners := r.opt.IncludeOwner && m.Includes(archive.SectionOwner)
 	useGroups := r.opt.IncludeGroupPermissions && m.Includes(archive.SectionGroupPermissions)
@@ -978,12 +818,12 @@ func (r *restorer) resolveOwnersAndGroups(ctx context.Context, _ File) error {
 		}
 	}
 	if len(unknownUsers) > 0 {
-		return &RefusedError{Err: ErrConflict, Paths: userPaths,
-			Reason: fmt.Sprintf("unknown owner(s) %s (restore with substituteMissingUser to own those files yourself)", listed(sortedKeys(unknownUsers)))}
+		return &store.RefusedError{Err: store.ErrConflict, Paths: userPaths,
+			Reason: fmt.Sprintf("unknown owner(s) %s (restore with substituteMissingUser to own those files yourself)", store.Listed(sortedKeys(unknownUsers)))}
 	}
 	if len(unknownGroups) > 0 {
-		return &RefusedError{Err: ErrConflict, Paths: groupPaths,
-			Reason: fmt.Sprintf("unknown group(s) %s (restore with ignoreUnknownGroups to leave them out)", listed(sortedKeys(unknownGroups)))}
+		return &store.RefusedError{Err: store.ErrConflict, Paths: groupPaths,
+			Reason: fmt.Sprintf("unknown group(s) %s (restore with ignoreUnknownGroups to leave them out)", store.Listed(sortedKeys(unknownGroups)))}
 	}
 	return nil
 }
@@ -992,12 +832,12 @@ func (r *restorer) knownUser(ctx context.Context, name string) (bool, error) {
 	if _, ok := r.users[name]; ok {
 		return true, nil
 	}
-	if name == SystemOwner {
+	if name == store.SystemOwner {
 		r.users[name] = 0
 		return true, nil
 	}
 	u, err := r.q.UserByName(ctx, name)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
@@ -1012,7 +852,7 @@ func (r *restorer) knownGroup(ctx context.Context, name string) (bool, error) {
 		return true, nil
 	}
 	g, err := r.q.GroupByName(ctx, name)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
@@ -1026,7 +866,7 @@ func (r *restorer) knownGroup(ctx context.Context, name string) (bool, error) {
 // configurations with downstream dependencies cannot be overwritten), even
 // when those others are in the archive too: the restore fails naming them.
 // Which files have dependents is asked existingBatch files at a time.
-func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
+func (r *restorer) checkOverwrites(ctx context.Context, _ store.File) error {
 	if r.newTarget {
 		return nil
 	}
@@ -1041,7 +881,7 @@ func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
 				}
 			}
 			var err error
-			if read, err = r.readFrom(ctx, ids); err != nil {
+			if read, err = r.q.ReadFrom(ctx, ids); err != nil {
 				return err
 			}
 		}
@@ -1054,7 +894,7 @@ func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
 			return err
 		}
 		if len(dependents) > 0 {
-			blocked := &DependentsError{Path: r.target(e)}
+			blocked := &store.DependentsError{Path: r.target(e)}
 			for _, d := range dependents {
 				blocked.Paths = append(blocked.Paths, d.Path)
 			}
@@ -1066,7 +906,7 @@ func (r *restorer) checkOverwrites(ctx context.Context, _ File) error {
 
 // create makes the folders, then the files with every source created before
 // the files that read from it.
-func (r *restorer) create(ctx context.Context, root File) error {
+func (r *restorer) create(ctx context.Context, root store.File) error {
 	order, created, err := r.createFolders(ctx)
 	if err != nil {
 		return err
@@ -1074,13 +914,13 @@ func (r *restorer) create(ctx context.Context, root File) error {
 	// The new files' configuration ids, taken at once.
 	var configID int64
 	if created > 0 {
-		if configID, err = r.q.reserveConfigIDs(ctx, created); err != nil {
+		if configID, err = r.q.ReserveConfigIDs(ctx, created); err != nil {
 			return fmt.Errorf("restore: %w", err)
 		}
 	}
 	decoding := r.decodeAhead(order)
 	defer decoding.stop()
-	batch := newFileBatch(r.q)
+	batch := store.NewFileBatch(r.q)
 	for k, i := range order {
 		if err := ctx.Err(); err != nil { // the request ended
 			return err
@@ -1091,7 +931,7 @@ func (r *restorer) create(ctx context.Context, root File) error {
 		}
 		if r.entries.at(int(i)).existing != nil {
 			// The overwrite looks up the files it reads from, which may be queued.
-			if err = batch.flush(ctx); err == nil {
+			if err = batch.Flush(ctx); err == nil {
 				err = r.overwriteFile(ctx, int(i), d.cfg)
 			}
 		} else {
@@ -1102,7 +942,7 @@ func (r *restorer) create(ctx context.Context, root File) error {
 			return err
 		}
 	}
-	if err := batch.flush(ctx); err != nil {
+	if err := batch.Flush(ctx); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
 	return nil
@@ -1121,7 +961,7 @@ func (r *restorer) createFolders(ctx context.Context) (order []int32, created in
 		case state[i] == 2 || e.skipped != "" || e.IsFolder():
 			return nil
 		case state[i] == 1:
-			return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s reads from itself through its sources", e.Path)}
+			return &store.RefusedError{Err: store.ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s reads from itself through its sources", e.Path)}
 		}
 		state[i] = 1
 		if e.existing == nil {
@@ -1156,7 +996,7 @@ func (r *restorer) createFolders(ctx context.Context) (order []int32, created in
 // representation as stored, made on the decoding core.
 type decodedEntry struct {
 	cfg    model.Configuration
-	stored *storedConfig
+	stored *store.StoredConfig
 	err    error
 }
 
@@ -1231,7 +1071,8 @@ func (r *restorer) decode(e *restoreEntry) decodedEntry {
 		return d
 	}
 	if e.existing == nil && len(e.sources) == 0 {
-		if d.stored = r.storedForm(body); d.stored != nil {
+		var ok bool
+		if d.stored, ok = r.q.StoredForm(body); ok {
 			return d
 		}
 	}
@@ -1247,31 +1088,20 @@ func (r *restorer) decode(e *restoreEntry) decodedEntry {
 	return d
 }
 
-// storedForm is a new file's stored form made by storedRepresentation,
-// checked as encodeConfig checks it; nil when the body must be decoded
-// (which tells what is wrong with it, if anything).
-func (r *restorer) storedForm(body []byte) *storedConfig {
-	stored, file, ok := storedRepresentation(body, r.q.secrets.acceptSealed)
-	if !ok || VisibleText("file.description", file.Description) != nil {
-		return nil
-	}
-	return &storedConfig{json: string(stored), description: file.Description}
-}
-
 // encode checks a new file's representation and encodes it as stored, its
 // links naming the files it reads from: those of the archive as this
 // restore made them, the others as the checks found them.
-func (r *restorer) encode(e *restoreEntry, cfg model.Configuration) (*storedConfig, error) {
-	sources := make([]File, len(e.sources))
+func (r *restorer) encode(e *restoreEntry, cfg model.Configuration) (*store.StoredConfig, error) {
+	sources := make([]store.File, len(e.sources))
 	for k, link := range e.sources {
 		if link.internal >= 0 {
 			src := r.entries.at(link.internal)
-			sources[k] = File{ID: src.createdID, Path: r.target(src), UUID: src.createdUUID, Kind: src.Kind}
+			sources[k] = store.File{ID: src.createdID, Path: r.target(src), UUID: src.createdUUID, Kind: src.Kind}
 		} else {
 			sources[k] = link.external
 		}
 	}
-	stored, err := r.q.encodeConfig(cfg, e.Kind, sources)
+	stored, err := r.q.EncodeConfig(cfg, e.Kind, sources)
 	if err != nil {
 		return nil, r.refuseEntry(e, fmt.Errorf("create %q: %w", r.target(e), err))
 	}
@@ -1280,21 +1110,21 @@ func (r *restorer) encode(e *restoreEntry, cfg model.Configuration) (*storedConf
 
 // refuseEntry turns a bad input in an entry into a refusal that names it.
 func (r *restorer) refuseEntry(e *restoreEntry, err error) error {
-	if errors.Is(err, ErrBadInput) {
-		return &RefusedError{Err: ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
+	if errors.Is(err, store.ErrBadInput) {
+		return &store.RefusedError{Err: store.ErrBadInput, Paths: []string{e.Path}, Reason: fmt.Sprintf("entry %s: %v", e.Path, err)}
 	}
 	return fmt.Errorf("restore %s: %w", r.target(e), err)
 }
 
 func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 	target := r.target(e)
-	parent := r.folders[ParentPath(target)] // folders come before their contents
+	parent := r.folders[store.ParentPath(target)] // folders come before their contents
 	perms, err := r.permissions(ctx, parent.ID, e)
 	if err != nil {
 		return err
 	}
 	if e.existing == nil {
-		folder, err := r.q.CreateFile(ctx, NewFile{Path: target, OwnerID: r.owner(e), Permissions: perms})
+		folder, err := r.q.CreateFile(ctx, store.NewFile{Path: target, OwnerID: r.owner(e), Permissions: perms})
 		if err != nil {
 			return fmt.Errorf("restore %s: %w", target, err)
 		}
@@ -1312,7 +1142,7 @@ func (r *restorer) createFolder(ctx context.Context, e *restoreEntry) error {
 
 // createFile queues a new file of entry i in batch, with the
 // configuration id given.
-func (r *restorer) createFile(ctx context.Context, i int, d decodedEntry, configID int64, batch *fileBatch) error {
+func (r *restorer) createFile(ctx context.Context, i int, d decodedEntry, configID int64, batch *store.FileBatch) error {
 	e := *r.entries.at(i) // a copy: encode loads the pages of its sources
 	stored := d.stored
 	if stored == nil { // its sources are files of the archive, made by now
@@ -1322,7 +1152,7 @@ func (r *restorer) createFile(ctx context.Context, i int, d decodedEntry, config
 		}
 	}
 	target := r.target(&e)
-	parent := r.folders[ParentPath(target)]
+	parent := r.folders[store.ParentPath(target)]
 	perms, err := r.permissions(ctx, parent.ID, &e)
 	if err == nil && perms == nil {
 		perms, err = r.inheritedFrom(ctx, parent.ID)
@@ -1330,17 +1160,16 @@ func (r *restorer) createFile(ctx context.Context, i int, d decodedEntry, config
 	if err != nil {
 		return err
 	}
-	nf := NewFile{Path: target, OwnerID: r.owner(&e), UUID: r.uuidFor(&e), Config: &d.cfg, Permissions: perms, Parent: &parent,
-		stored: stored, configID: configID}
-	row, err := r.q.newFileRow(ctx, nf)
+	nf := store.NewFile{Path: target, OwnerID: r.owner(&e), UUID: r.uuidFor(&e), Config: &d.cfg, Permissions: perms, Parent: &parent}
+	row, err := r.q.PrepareFile(ctx, nf, stored, configID)
 	if err != nil {
 		return r.refuseEntry(&e, err)
 	}
-	id, err := batch.add(ctx, row)
+	id, err := batch.Add(ctx, row)
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	r.madeFrom(i, id, row.uuid)
+	r.madeFrom(i, id, row.UUID())
 	return nil
 }
 
@@ -1407,7 +1236,7 @@ func (r *restorer) overwriteFile(ctx context.Context, i int, cfg model.Configura
 
 // applyRecorded gives an existing file or folder the owner and permissions
 // the archive records, for the flags that ask for them.
-func (r *restorer) applyRecorded(ctx context.Context, e *restoreEntry, f File) error {
+func (r *restorer) applyRecorded(ctx context.Context, e *restoreEntry, f store.File) error {
 	if r.opt.IncludeOwner && r.archive.Metadata.Includes(archive.SectionOwner) {
 		if err := r.q.SetOwner(ctx, f.ID, r.owner(e)); err != nil {
 			return err
@@ -1420,7 +1249,7 @@ func (r *restorer) applyRecorded(ctx context.Context, e *restoreEntry, f File) e
 	if err := r.q.SetOthers(ctx, f.ID, perms.Others); err != nil {
 		return err
 	}
-	if _, err := r.q.q.ExecContext(ctx, `DELETE FROM file_groups WHERE file_id = ?`, f.ID); err != nil {
+	if err := r.q.ClearGroupPermissions(ctx, f.ID); err != nil {
 		return fmt.Errorf("restore %s: %w", f.Path, err)
 	}
 	for gid, flags := range perms.Groups {
@@ -1434,11 +1263,11 @@ func (r *restorer) applyRecorded(ctx context.Context, e *restoreEntry, f File) e
 // inheritedFrom returns the permissions a new file takes from its folder,
 // read once per folder: files are created after every folder is done, so
 // none of them changes while files are created in it.
-func (r *restorer) inheritedFrom(ctx context.Context, folderID int64) (*Permissions, error) {
+func (r *restorer) inheritedFrom(ctx context.Context, folderID int64) (*store.Permissions, error) {
 	if p, ok := r.inherited[folderID]; ok {
 		return p, nil
 	}
-	p, err := r.q.permissionsOf(ctx, folderID)
+	p, err := r.q.PermissionsOf(ctx, folderID)
 	if err != nil {
 		return nil, err
 	}
@@ -1470,7 +1299,7 @@ func (r *restorer) owner(e *restoreEntry) int64 {
 // folder's, the default) unless a flag restores recorded ones. includeSharing
 // sets others' flags, includeGroupPermissions replaces the group entries,
 // includeDataPermissions gives a workbook's recorded readers read access.
-func (r *restorer) permissions(ctx context.Context, parentID int64, e *restoreEntry) (*Permissions, error) {
+func (r *restorer) permissions(ctx context.Context, parentID int64, e *restoreEntry) (*store.Permissions, error) {
 	m, meta := r.archive.Metadata, r.meta(e)
 	sharing := r.opt.IncludeSharing && m.Includes(archive.SectionSharing) && meta.Others != nil
 	groups := r.opt.IncludeGroupPermissions && m.Includes(archive.SectionGroupPermissions)
@@ -1478,7 +1307,7 @@ func (r *restorer) permissions(ctx context.Context, parentID int64, e *restoreEn
 	if !sharing && !groups && !data {
 		return nil, nil
 	}
-	p, err := r.q.permissionsOf(ctx, parentID)
+	p, err := r.q.PermissionsOf(ctx, parentID)
 	if err != nil {
 		return nil, err
 	}
@@ -1520,13 +1349,4 @@ func sortedKeys(set map[string]bool) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// listed joins names for a reason, at most ten of them.
-func listed(names []string) string {
-	const most = 10
-	if len(names) <= most {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:most], ", ") + fmt.Sprintf(" and %d more", len(names)-most)
 }

@@ -1,4 +1,4 @@
-package store
+package backup
 
 import (
 	"cmp"
@@ -13,14 +13,15 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
+	"github.com/dapconsole/dapconsole/server/store"
 	zsqlite "zombiezen.com/go/sqlite"
 	"zombiezen.com/go/sqlite/sqlitex"
 )
 
-// RestoreIndexPattern names the temporary databases in which a restore of
+// IndexPattern names the temporary databases in which a restore of
 // many entries keeps them, in the directory of the spooled upload
 // (os.CreateTemp and filepath.Glob patterns alike).
-const RestoreIndexPattern = "restore-*.idx"
+const IndexPattern = "restore-*.idx"
 
 // What a restore holds of its entries in memory: up to spillPast of them,
 // all, with their identities (some 300 bytes an entry, 5 MiB at most);
@@ -30,7 +31,7 @@ const RestoreIndexPattern = "restore-*.idx"
 // memory does not grow with its entry count past spillPast. The disk
 // costs: at 10,000 entries the restore took a fifth longer through it
 // (BenchmarkRestore), so archives that size stay in memory.
-// RestoreTestHooks.OnDisk runs every restore through the disk.
+// Hooks.EntriesOnDisk runs every restore through the disk.
 const (
 	spillPast        = 16384
 	entryPageLen     = 512
@@ -81,8 +82,9 @@ type entryPage struct {
 }
 
 // newEntryTable makes an empty table of a restore's entries: in memory
-// (no database), or on disk in dir.
-func newEntryTable(dir string, onDisk bool) (*entryTable, error) {
+// (no database), or on disk in dir; small pages on disk make every few
+// entries a page read or written (Hooks.EntriesOnDisk).
+func newEntryTable(dir string, onDisk, small bool) (*entryTable, error) {
 	t := &entryTable{pageLen: entryPageLen, limit: math.MaxInt,
 		directory: rowInserts{insert: "INSERT INTO directory(path, kind, locator) VALUES ", width: 3},
 		idents:    rowInserts{insert: "INSERT INTO ident(i, uuid, orig) VALUES ", width: 3}}
@@ -90,10 +92,10 @@ func newEntryTable(dir string, onDisk bool) (*entryTable, error) {
 		return t, nil
 	}
 	t.limit = restorePagesHeld
-	if RestoreTestHooks.OnDisk {
-		t.pageLen, t.limit = 2, 3 // every few entries a page read or written
+	if small {
+		t.pageLen, t.limit = 2, 3
 	}
-	f, err := os.CreateTemp(dir, RestoreIndexPattern)
+	f, err := os.CreateTemp(dir, IndexPattern)
 	if err != nil {
 		return nil, fmt.Errorf("restore index: %w", err)
 	}
@@ -294,9 +296,12 @@ type rowInserts struct {
 	rows   []any  // width values a row: int, int64 or string ("" is NULL)
 }
 
-// insert adds a row to b, and inserts b's rows when it holds batchRows.
+// insertRows is how many rows one INSERT of the index writes.
+const insertRows = 64
+
+// insert adds a row to b, and inserts b's rows when it holds insertRows.
 func (t *entryTable) insert(b *rowInserts, values ...any) {
-	if b.rows = append(b.rows, values...); len(b.rows) == batchRows*b.width {
+	if b.rows = append(b.rows, values...); len(b.rows) == insertRows*b.width {
 		t.flush(b)
 	}
 }
@@ -488,7 +493,7 @@ func decodePage(page string, entries []restoreEntry) error {
 		}
 		e.skipped = d.string()
 		flags := d.byte()
-		e.rights = Rights{Read: flags&1 != 0, Write: flags&2 != 0, Execute: flags&4 != 0, Own: flags&8 != 0}
+		e.rights = store.Rights{Read: flags&1 != 0, Write: flags&2 != 0, Execute: flags&4 != 0, Own: flags&8 != 0}
 		e.uuidShared, e.uuidTaken, e.linkedTo = flags&16 != 0, flags&32 != 0, flags&64 != 0
 		e.createdID = d.varint()
 		e.createdUUID = d.string()
@@ -502,7 +507,7 @@ func decodePage(page string, entries []restoreEntry) error {
 	return nil
 }
 
-func appendFile(b []byte, f File) []byte {
+func appendFile(b []byte, f store.File) []byte {
 	for _, v := range []int64{f.ID, f.ParentID, f.ConfigID, f.OwnerID} {
 		b = binary.AppendVarint(b, v)
 	}
@@ -512,8 +517,8 @@ func appendFile(b []byte, f File) []byte {
 	return append(b, bits(f.Others.Executable, f.Others.Readable, f.Others.Writable))
 }
 
-func (d *pageDecoder) file() File {
-	f := File{ID: d.varint(), ParentID: d.varint(), ConfigID: d.varint(), OwnerID: d.varint()}
+func (d *pageDecoder) file() store.File {
+	f := store.File{ID: d.varint(), ParentID: d.varint(), ConfigID: d.varint(), OwnerID: d.varint()}
 	f.Path, f.Name, f.Kind, f.UUID, f.Owner, f.Description = d.string(), d.string(), model.Kind(d.string()), d.string(), d.string(), d.string()
 	flags := d.byte()
 	f.Others = model.Flags{Executable: flags&1 != 0, Readable: flags&2 != 0, Writable: flags&4 != 0}
