@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/dapconsole/dapconsole/model"
 )
 
 // DefaultUserAgent is sent unless WithUserAgent says otherwise.
@@ -225,22 +227,14 @@ func (c *Client) transportError(op string, err error) error {
 	return &Error{Op: op, Err: err}
 }
 
-// failureBody is a failure answer; Status is any because delete job data
-// sends a boolean there.
-type failureBody struct {
-	Status any      `json:"status"`
-	Reason string   `json:"reason"`
-	Paths  []string `json:"paths"`
-}
-
-// failureOf reports whether body is a JSON object whose status is "failure".
-func failureOf(body []byte) (failureBody, bool) {
-	var f failureBody
-	if !bytes.Contains(body, []byte(`"failure"`)) || json.Unmarshal(body, &f) != nil {
-		return f, false
+// failureOf reports whether body is a failure body, in either envelope the
+// platform sends (model.ParseFailure); bodies that cannot be one are told
+// without decoding them.
+func failureOf(body []byte) (model.Failure, bool) {
+	if !bytes.Contains(body, []byte(`"failure"`)) && !bytes.Contains(body, []byte(`"error"`)) {
+		return model.Failure{}, false
 	}
-	s, ok := f.Status.(string)
-	return f, ok && s == "failure"
+	return model.ParseFailure(body)
 }
 
 // describeAnswer says what came instead of JSON, or instead of a failure

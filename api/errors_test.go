@@ -131,8 +131,20 @@ func TestFailureAnswers(t *testing.T) {
 		{
 			name:   "JSON that is no failure body with 500",
 			call:   readFolder,
+			answer: answer{status: 500, body: `{"message":"internal"}`},
+			status: 500, reason: `unexpected answer: "{\"message\":\"internal\"}"`,
+		},
+		{
+			name:   "the older releases' failure body with 500",
+			call:   readFolder,
 			answer: answer{status: 500, body: `{"error":"internal"}`},
-			status: 500, reason: `unexpected answer: "{\"error\":\"internal\"}"`,
+			status: 500, reason: "internal",
+		},
+		{
+			name:   "the older releases' failure body with 200",
+			call:   jobStatus,
+			answer: answer{body: `{"error":"Could not find configuration with id 999"}`},
+			status: 200, reason: "Could not find configuration with id 999", is: api.IsFailure,
 		},
 		{
 			name:   "empty 404",

@@ -17,19 +17,79 @@ type SourceRef struct {
 	UUID string `json:"uuid,omitempty"`
 }
 
+// PathRef is a link the platform writes as a plain path string (an export
+// job's sheet's workbook: `"workbook":"/Admin/Sales.wbk"`). It reads the
+// object form {path, uuid} too, which earlier dapconsole versions wrote.
+type PathRef SourceRef
+
+// MarshalJSON writes the path alone.
+func (p PathRef) MarshalJSON() ([]byte, error) { return json.Marshal(p.Path) }
+
+// UnmarshalJSON reads a path string or a {path, uuid} object.
+func (p *PathRef) UnmarshalJSON(b []byte) error {
+	var path string
+	if err := json.Unmarshal(b, &path); err == nil {
+		*p = PathRef{Path: path}
+		return nil
+	}
+	var ref SourceRef
+	if err := json.Unmarshal(b, &ref); err != nil {
+		return fmt.Errorf("want a path or a {path, uuid} object: %w", err)
+	}
+	*p = PathRef(ref)
+	return nil
+}
+
+// ConnectionPath is an export job's connection as the platform writes it:
+// a plain path string without the connection's `.dst` extension
+// (`"connection":"/Admin/DFS_DataStore"`). In memory Path carries the
+// extension, so that it names the connection's file as every other link does.
+type ConnectionPath SourceRef
+
+// MarshalJSON writes the path without `.dst`.
+func (c ConnectionPath) MarshalJSON() ([]byte, error) {
+	return json.Marshal(strings.TrimSuffix(c.Path, KindConnection.Extension()))
+}
+
+// UnmarshalJSON reads a path string (with `.dst` or without) or a {path,
+// uuid} object.
+func (c *ConnectionPath) UnmarshalJSON(b []byte) error {
+	var p PathRef
+	if err := p.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	if p.Path != "" && !strings.HasSuffix(p.Path, KindConnection.Extension()) {
+		p.Path += KindConnection.Extension()
+	}
+	*c = ConnectionPath(p)
+	return nil
+}
+
 // Sheet is one sheet of a workbook (or an infographic): Datasource is the
-// file it reads, nil for a sheet computed from other sheets.
+// file it reads (an import job, a data link, a file upload), ReferencedSheet
+// a sheet of another workbook it reads; both nil for a sheet computed from
+// other sheets of its own workbook.
 type Sheet struct {
-	Name       string     `json:"name,omitempty"`
-	Datasource *SourceRef `json:"datasource,omitempty"`
+	Name            string           `json:"name,omitempty"`
+	Datasource      *SourceRef       `json:"datasource,omitempty"`
+	ReferencedSheet *ReferencedSheet `json:"referencedSheet,omitempty"`
 	// Extra holds the sheet's fields this package does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ExportSheet is the sheet an export job writes out, in the workbook it names.
-type ExportSheet struct {
-	Name     string     `json:"name,omitempty"`
+// ReferencedSheet is the sheet of another workbook a workbook's sheet
+// reads: `"referencedSheet":{"workbook":{"path":"/W/Other.wbk"}, …}`.
+type ReferencedSheet struct {
 	Workbook *SourceRef `json:"workbook,omitempty"`
+	// Extra holds the fields this package does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ExportSheet is the sheet an export job writes out, in the workbook it
+// names by path.
+type ExportSheet struct {
+	Name     string   `json:"name,omitempty"`
+	Workbook *PathRef `json:"workbook,omitempty"`
 	// Extra holds the sheet's fields this package does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -38,24 +98,27 @@ type ExportSheet struct {
 // real platform's shape: a connection (the spec's Connection read
 // response), an import job, a data link, a workbook, an export job, an
 // infographic or a file upload. A file links the files it reads from the
-// platform's way: an import job, a data link or an export job its
-// connection as DataStore, an export job its workbook through Sheet, a
-// workbook or an infographic its inputs through Sheets[].Datasource. Fields
-// this package does not know are kept in Extra and written back as they came.
+// platform's way: an import job, a data link or a file upload its
+// connection as DataStore, an export job its connection as Connection (a
+// path string) and its workbook through Sheet, a workbook or an infographic
+// its inputs through Sheets[].Datasource and the sheets of other workbooks
+// through Sheets[].ReferencedSheet. Fields this package does not know are
+// kept in Extra and written back as they came.
 type Configuration struct {
 	Version      string              `json:"version"`
 	ClassName    string              `json:"className"`
 	File         FileInfo            `json:"file"`
-	TypeID       string              `json:"typeId"`
+	TypeID       string              `json:"typeId,omitempty"`
 	PullType     string              `json:"pullType,omitempty"`
 	MinKeepCount *int                `json:"minKeepCount,omitempty"`
 	Properties   map[string][]string `json:"properties"`
 	// HadoopProperties is a hidden property: only an administrator changes it.
-	HadoopProperties string       `json:"hadoopProperties,omitempty"`
-	DBType           *DBType      `json:"dbType,omitempty"`
-	DataStore        *SourceRef   `json:"dataStore,omitempty"`
-	Sheet            *ExportSheet `json:"sheet,omitempty"`
-	Sheets           []Sheet      `json:"sheets,omitempty"`
+	HadoopProperties string          `json:"hadoopProperties,omitempty"`
+	DBType           *DBType         `json:"dbType,omitempty"`
+	DataStore        *SourceRef      `json:"dataStore,omitempty"`
+	Connection       *ConnectionPath `json:"connection,omitempty"`
+	Sheet            *ExportSheet    `json:"sheet,omitempty"`
+	Sheets           []Sheet         `json:"sheets,omitempty"`
 	// Sources is the list of files read from that archives and servers of
 	// earlier dapconsole versions wrote; it is read, never written.
 	// AdoptSources moves it into the links of the file's kind.
@@ -72,8 +135,18 @@ func (c Configuration) Property(key string) string {
 	return ""
 }
 
+// ConnectionRef returns the connection a job reads or writes through
+// (DataStore, or an export job's Connection), nil when it has none.
+func (c *Configuration) ConnectionRef() *SourceRef {
+	if c.DataStore != nil {
+		return c.DataStore
+	}
+	return (*SourceRef)(c.Connection)
+}
+
 // Links returns the files the configuration reads from, in a fixed order:
-// its connection, its export sheet's workbook, its sheets' datasources.
+// its connection, its export sheet's workbook, then per sheet its
+// datasource and its referenced sheet's workbook.
 func (c *Configuration) Links() []SourceRef {
 	var links []SourceRef
 	for _, ref := range c.linkFields() {
@@ -96,12 +169,18 @@ func (c *Configuration) linkFields() []*SourceRef {
 	if c.DataStore != nil {
 		fields = append(fields, c.DataStore)
 	}
+	if c.Connection != nil {
+		fields = append(fields, (*SourceRef)(c.Connection))
+	}
 	if c.Sheet != nil && c.Sheet.Workbook != nil {
-		fields = append(fields, c.Sheet.Workbook)
+		fields = append(fields, (*SourceRef)(c.Sheet.Workbook))
 	}
 	for i := range c.Sheets {
-		if c.Sheets[i].Datasource != nil {
-			fields = append(fields, c.Sheets[i].Datasource)
+		if s := &c.Sheets[i]; s.Datasource != nil {
+			fields = append(fields, s.Datasource)
+		}
+		if s := &c.Sheets[i]; s.ReferencedSheet != nil && s.ReferencedSheet.Workbook != nil {
+			fields = append(fields, s.ReferencedSheet.Workbook)
 		}
 	}
 	return fields
@@ -109,19 +188,22 @@ func (c *Configuration) linkFields() []*SourceRef {
 
 // AdoptSources moves Sources, the links of earlier versions, into the links
 // of a file of the kind: a connection (told by its path's extension, or the
-// first source of an import job or a data link) becomes DataStore, an
-// export job's first other source its Sheet's workbook, and every other
-// source a sheet of its own, in order.
+// first source of an import job, a data link or a file upload) becomes
+// DataStore, an export job's its Connection, an export job's first other
+// source its Sheet's workbook, and every other source a sheet of its own,
+// in order.
 func (c *Configuration) AdoptSources(kind Kind) {
 	for i, src := range c.Sources {
 		src := src
 		srcKind, known := KindOfPath(src.Path)
-		isConnection := srcKind == KindConnection || (!known && i == 0 && (kind == KindImportJob || kind == KindDataLink))
+		isConnection := srcKind == KindConnection || (!known && i == 0 && kind.ImportFamily())
 		switch {
-		case isConnection && c.DataStore == nil:
+		case isConnection && kind == KindExportJob && c.Connection == nil:
+			c.Connection = (*ConnectionPath)(&src)
+		case isConnection && kind != KindExportJob && c.DataStore == nil:
 			c.DataStore = &src
 		case kind == KindExportJob && c.Sheet == nil:
-			c.Sheet = &ExportSheet{Name: sheetName(src), Workbook: &src}
+			c.Sheet = &ExportSheet{Name: sheetName(src), Workbook: (*PathRef)(&src)}
 		default:
 			c.Sheets = append(c.Sheets, Sheet{Name: sheetName(src), Datasource: &src})
 		}
@@ -141,15 +223,17 @@ func sheetName(src SourceRef) string {
 // Wire forms without the methods below, so that encoding/json handles the
 // known fields.
 type (
-	configurationFields Configuration
-	sheetFields         Sheet
-	exportSheetFields   ExportSheet
+	configurationFields   Configuration
+	sheetFields           Sheet
+	exportSheetFields     ExportSheet
+	referencedSheetFields ReferencedSheet
 )
 
 var (
-	configurationNames = jsonNames(reflect.TypeFor[Configuration]())
-	sheetNames         = jsonNames(reflect.TypeFor[Sheet]())
-	exportSheetNames   = jsonNames(reflect.TypeFor[ExportSheet]())
+	configurationNames   = jsonNames(reflect.TypeFor[Configuration]())
+	sheetNames           = jsonNames(reflect.TypeFor[Sheet]())
+	exportSheetNames     = jsonNames(reflect.TypeFor[ExportSheet]())
+	referencedSheetNames = jsonNames(reflect.TypeFor[ReferencedSheet]())
 )
 
 // UnmarshalJSON reads the known fields, the legacy sources, and keeps the
@@ -215,6 +299,18 @@ func (s *ExportSheet) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the known fields, then Extra.
 func (s ExportSheet) MarshalJSON() ([]byte, error) {
 	return encodeWithExtra(exportSheetFields(s), s.Extra, exportSheetNames)
+}
+
+// UnmarshalJSON reads the known fields and keeps the rest in Extra.
+func (s *ReferencedSheet) UnmarshalJSON(data []byte) error {
+	extra, err := decodeKeepingExtra(data, (*referencedSheetFields)(s), referencedSheetNames)
+	s.Extra = extra
+	return err
+}
+
+// MarshalJSON writes the known fields, then Extra.
+func (s ReferencedSheet) MarshalJSON() ([]byte, error) {
+	return encodeWithExtra(referencedSheetFields(s), s.Extra, referencedSheetNames)
 }
 
 // jsonNames returns the lower-cased JSON names of a struct type's fields,

@@ -76,7 +76,8 @@ func TestAdoptSources(t *testing.T) {
 		{model.KindWorkbook, []model.SourceRef{imp, wbk},
 			`"sheets":[{"name":"Orders","datasource":{"path":"/P/Orders.imp","uuid":"u-i"}},{"name":"Sales","datasource":{"path":"/P/Sales.wbk","uuid":"u-w"}}]`},
 		{model.KindExportJob, []model.SourceRef{wbk, conn},
-			`"dataStore":{"path":"/P/Files.dst","uuid":"u-c"},"sheet":{"name":"Sales","workbook":{"path":"/P/Sales.wbk","uuid":"u-w"}}`},
+			`"connection":"/P/Files","sheet":{"name":"Sales","workbook":"/P/Sales.wbk"}`},
+		{model.KindFileUpload, []model.SourceRef{{UUID: "u-c"}}, `"dataStore":{"uuid":"u-c"}`},
 		{model.KindInfographic, []model.SourceRef{wbk}, `"sheets":[{"name":"Sales","datasource":{"path":"/P/Sales.wbk","uuid":"u-w"}}]`},
 	}
 	for _, tt := range tests {
@@ -97,7 +98,7 @@ func TestAdoptSources(t *testing.T) {
 func TestSetLinksFollowsLinksOrder(t *testing.T) {
 	cfg := model.Configuration{
 		DataStore: &model.SourceRef{Path: "/a.dst"},
-		Sheet:     &model.ExportSheet{Name: "S", Workbook: &model.SourceRef{Path: "/b.wbk"}},
+		Sheet:     &model.ExportSheet{Name: "S", Workbook: &model.PathRef{Path: "/b.wbk"}},
 		Sheets:    []model.Sheet{{Name: "computed"}, {Name: "c", Datasource: &model.SourceRef{Path: "/c.imp"}}},
 	}
 	links := cfg.Links()

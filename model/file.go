@@ -51,6 +51,31 @@ func KindOfPath(path string) (Kind, bool) {
 	return "", false
 }
 
+// ImportFamilyKind tells the kind of an entry of the import-job family's
+// list or read by its path's extension, as the platform does (`.imp`,
+// `.lnk`, `.upl`): any other path is an import job.
+func ImportFamilyKind(path string) Kind {
+	if kind, ok := KindOfPath(path); ok && kind.ImportFamily() {
+		return kind
+	}
+	return KindImportJob
+}
+
+// SystemFolder is the folder of the platform's own files (the hidden
+// upload connection, system import jobs). Its files appear in lists, but
+// reading them fails on the real platform, so clients skip them.
+const SystemFolder = "/.system"
+
+// InSystemFolder reports whether a path is inside SystemFolder.
+func InSystemFolder(path string) bool { return strings.HasPrefix(path, SystemFolder+"/") }
+
+// ImportFamily reports whether files of the kind are of the import-job
+// family, which the platform lists and reads together at /rest/import-job:
+// import jobs, data links and file uploads.
+func (k Kind) ImportFamily() bool {
+	return k == KindImportJob || k == KindDataLink || k == KindFileUpload
+}
+
 // Runnable reports whether files of the kind can be triggered as jobs.
 func (k Kind) Runnable() bool {
 	switch k {

@@ -151,7 +151,9 @@ func TestParseDateTime(t *testing.T) {
 		{"2012-07-06 18:19:09", "Jul 6, 2012 6:19:09 PM", false},
 		{"", "", true},
 		{"yesterday", "", true},
-		{"2018-09-28T18:44:56Z", "", true},
+		{"2018-09-28T18:44:56Z", "Sep 28, 2018 6:44:56 PM", false},
+		{"2019-04-02T15:07:15.120+02:00", "Apr 2, 2019 3:07:15 PM", false},
+		{"2019-04-02T15:07:15", "", true},
 	}
 	for _, tt := range tests {
 		got, err := model.ParseDateTime(tt.in)
@@ -163,9 +165,47 @@ func TestParseDateTime(t *testing.T) {
 			t.Errorf("ParseDateTime(%q) = %s, want %s", tt.in, got.Format(model.DateTimeLayout), tt.want)
 		}
 	}
-	var d model.DateTime
-	if err := json.Unmarshal([]byte(`42`), &d); err == nil {
-		t.Error("a number decoded as a date-time")
+	for _, bad := range []string{`true`, `4.5`, `{}`, `"yesterday"`} {
+		var d model.DateTime
+		if err := json.Unmarshal([]byte(bad), &d); err == nil {
+			t.Errorf("%s decoded as a date-time: %v", bad, d.Time)
+		}
+		var m model.EpochMillis
+		if err := json.Unmarshal([]byte(bad), &m); err == nil {
+			t.Errorf("%s decoded as epoch milliseconds: %d", bad, m)
+		}
+	}
+}
+
+// TestTimeForms reads every form the platform sends a time in, into both
+// time types: the three date-time forms, epoch milliseconds, "" and null.
+func TestTimeForms(t *testing.T) {
+	at := time.Date(2019, 4, 2, 15, 7, 15, 0, time.Local)
+	tests := []struct {
+		json string
+		want time.Time
+	}{
+		{`"Apr 2, 2019 3:07:15 PM"`, at},
+		{`"2019-04-02 15:07:15.0"`, at},
+		{`"2019-04-02T13:07:15.000Z"`, time.Date(2019, 4, 2, 13, 7, 15, 0, time.UTC)},
+		{`1554217635120`, time.UnixMilli(1554217635120)},
+		{`""`, time.Time{}},
+		{`"  "`, time.Time{}},
+		{`null`, time.Time{}},
+	}
+	for _, tt := range tests {
+		var d model.DateTime
+		if err := json.Unmarshal([]byte(tt.json), &d); err != nil || !d.Time.Equal(tt.want) || !d.Present {
+			t.Errorf("DateTime from %s = %v (present %v), %v; want %v", tt.json, d.Time, d.Present, err, tt.want)
+		}
+		var m model.EpochMillis
+		if err := json.Unmarshal([]byte(tt.json), &m); err != nil || !m.Time().Equal(tt.want) {
+			t.Errorf("EpochMillis from %s = %v, %v; want %v", tt.json, m.Time(), err, tt.want)
+		}
+	}
+	iso := model.ISODateTime{DateTime: model.At(time.Date(2019, 4, 2, 15, 7, 15, 120e6, time.FixedZone("", 2*3600)))}
+	if out, err := json.Marshal(iso); err != nil || string(out) != `"2019-04-02T15:07:15.120+02:00"` {
+		t.Errorf("ISODateTime encoded %s, %v", out, err)
 	}
 }
 

@@ -1,5 +1,7 @@
 package model
 
+import "encoding/json"
+
 // Status values of the `status` field.
 const (
 	StatusSuccess = "success"
@@ -18,4 +20,27 @@ type Failure struct {
 // Success is the body `{"status":"success"}` of connection update and delete.
 type Success struct {
 	Status string `json:"status"`
+}
+
+// ParseFailure reads a failure body in either envelope the platform has
+// sent: `{"status":"failure","reason":…}`, and `{"error":…}` of older
+// releases (whose text becomes Reason). It reports false for any other
+// body, a `status` that is not "failure" included (delete job data sends
+// booleans there).
+func ParseFailure(body []byte) (Failure, bool) {
+	var f struct {
+		Failure
+		Status any     `json:"status"`
+		Error  *string `json:"error"`
+	}
+	if json.Unmarshal(body, &f) != nil {
+		return Failure{}, false
+	}
+	switch {
+	case f.Status == StatusFailure:
+		return Failure{Status: StatusFailure, Reason: f.Reason, Paths: f.Paths}, true
+	case f.Status == nil && f.Error != nil:
+		return Failure{Status: StatusFailure, Reason: *f.Error}, true
+	}
+	return Failure{}, false
 }

@@ -16,14 +16,25 @@ const DateTimeLayout = "Jan 2, 2006 3:04:05 PM"
 // details (`2012-07-06 18:19:09.0`); Go parses the fraction without naming it.
 const legacyDateTimeLayout = "2006-01-02 15:04:05"
 
-// ParseDateTime reads a date-time in either of the platform's forms, in local time.
+// isoDateTimeLayout is the form of the file-system interface and of v2
+// workbooks (`2019-04-02T15:07:15.120+02:00`): ISO 8601 with milliseconds
+// and an offset.
+const isoDateTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// ParseDateTime reads a date-time in any of the platform's three forms:
+// DateTimeLayout and the older `2012-07-06 18:19:09.0` in local time, ISO
+// 8601 at the offset it names.
 func ParseDateTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
 	for _, layout := range []string{DateTimeLayout, legacyDateTimeLayout} {
-		if t, err := time.ParseInLocation(layout, strings.TrimSpace(s), time.Local); err == nil {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("date-time %q is in neither %q nor %q form", s, DateTimeLayout, legacyDateTimeLayout)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("date-time %q is in none of the forms %q, %q, %q", s, DateTimeLayout, legacyDateTimeLayout, isoDateTimeLayout)
 }
 
 // DateTime is a date-time field that can be absent, null, or set. Tag it
@@ -53,23 +64,55 @@ func (d DateTime) MarshalJSON() ([]byte, error) {
 	return json.Marshal(d.Time.Format(DateTimeLayout))
 }
 
-// UnmarshalJSON reads null or a time in either of the platform's forms.
+// UnmarshalJSON reads null, a time in any of the platform's forms, epoch
+// milliseconds (a number), or "" (which user reads send for "never"; read
+// as null).
 func (d *DateTime) UnmarshalJSON(b []byte) error {
 	d.Present = true
-	if bytes.Equal(b, []byte("null")) {
-		d.Time = time.Time{}
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("date-time: %w", err)
-	}
-	t, err := ParseDateTime(s)
+	t, err := parseTimeValue(b)
 	if err != nil {
-		return err
+		return fmt.Errorf("date-time: %w", err)
 	}
 	d.Time = t
 	return nil
+}
+
+// parseTimeValue reads a JSON time value in any of the platform's forms:
+// null and "" give the zero time, a number is epoch milliseconds, a string
+// goes to ParseDateTime.
+func parseTimeValue(b []byte) (time.Time, error) {
+	b = bytes.TrimSpace(b)
+	if bytes.Equal(b, []byte("null")) {
+		return time.Time{}, nil
+	}
+	if len(b) > 0 && b[0] != '"' {
+		ms, err := strconv.ParseInt(string(b), 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%s is neither a string nor whole epoch milliseconds", b)
+		}
+		return EpochMillis(ms).Time(), nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return time.Time{}, err
+	}
+	if strings.TrimSpace(s) == "" {
+		return time.Time{}, nil
+	}
+	return ParseDateTime(s)
+}
+
+// ISODateTime is a date-time the file-system interface and v2 workbooks
+// write in ISO 8601 with milliseconds and an offset; it reads every form
+// DateTime reads. Tag it `omitzero` as DateTime.
+type ISODateTime struct{ DateTime }
+
+// MarshalJSON writes the time in ISO 8601, or null.
+func (d ISODateTime) MarshalJSON() ([]byte, error) {
+	if d.Time.IsZero() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(d.Time.Format(isoDateTimeLayout))
 }
 
 // EpochMillis is a time as integer milliseconds since the epoch (list-running).
@@ -89,6 +132,17 @@ func (m EpochMillis) Time() time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(int64(m))
+}
+
+// UnmarshalJSON reads a number of milliseconds, or what DateTime reads (a
+// date-time string, "" or null, which give 0).
+func (m *EpochMillis) UnmarshalJSON(b []byte) error {
+	t, err := parseTimeValue(b)
+	if err != nil {
+		return fmt.Errorf("epoch milliseconds: %w", err)
+	}
+	*m = Millis(t)
+	return nil
 }
 
 // Estimate is a duration written as whole seconds with an `s` suffix ("11s").

@@ -23,10 +23,11 @@ import (
 // files their imports read. A connection the user may not see is refused
 // the same way, and not named.
 func (s *Server) mayUseConnection(ctx context.Context, user store.User, jf jobs.File) error {
-	if jf.Config.DataStore == nil {
+	ref := jf.Config.ConnectionRef()
+	if ref == nil {
 		return nil // a workbook reads data, not a connection
 	}
-	conn, err := s.store.ResolveSource(ctx, *jf.Config.DataStore)
+	conn, err := s.store.ResolveSource(ctx, *ref)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil // the run fails with its own reason
 	}

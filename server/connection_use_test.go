@@ -31,7 +31,7 @@ func TestJobsUseConnectionsOnlyAsTheCallerMay(t *testing.T) {
 		Properties: map[string][]string{"path": {"customers.jsonl"}, "format": {"jsonl"}}, DataStore: &local}
 	exp := &model.Configuration{Version: "1", TypeID: "das.CsvExportJobType",
 		Properties: map[string][]string{"path": {"orders.csv"}}, DataStore: &local,
-		Sheet: &model.ExportSheet{Name: "Mine", Workbook: &model.SourceRef{Path: "/Old/Mine.imp"}}}
+		Sheet: &model.ExportSheet{Name: "Mine", Workbook: &model.PathRef{Path: "/Old/Mine.imp"}}}
 	p.restore("viewer", "/Users/viewer", buildArchive(t, nil, archiveFile{path: "Mine.imp", cfg: imp}, archiveFile{path: "Mine.exp", cfg: exp}))
 	trigger := func(user, path string) model.Failure {
 		var answer model.Failure

@@ -486,24 +486,32 @@ type entryIdentity struct {
 		UUID string `json:"uuid"`
 		Path string `json:"path"`
 	} `json:"file"`
-	DataStore *model.SourceRef `json:"dataStore"`
-	Sheet     *struct {
-		Workbook *model.SourceRef `json:"workbook"`
+	DataStore  *model.SourceRef      `json:"dataStore"`
+	Connection *model.ConnectionPath `json:"connection"`
+	Sheet      *struct {
+		Workbook *model.PathRef `json:"workbook"`
 	} `json:"sheet"`
 	Sheets []struct {
-		Datasource *model.SourceRef `json:"datasource"`
+		Datasource      *model.SourceRef `json:"datasource"`
+		ReferencedSheet *struct {
+			Workbook *model.SourceRef `json:"workbook"`
+		} `json:"referencedSheet"`
 	} `json:"sheets"`
 	Sources []model.SourceRef `json:"sources"` // archives of earlier versions
 }
 
 // links are the entry's links in the order model.Configuration.Links gives them.
 func (id entryIdentity) links(kind model.Kind) []model.SourceRef {
-	cfg := model.Configuration{DataStore: id.DataStore, Sources: id.Sources}
+	cfg := model.Configuration{DataStore: id.DataStore, Connection: id.Connection, Sources: id.Sources}
 	if id.Sheet != nil {
 		cfg.Sheet = &model.ExportSheet{Workbook: id.Sheet.Workbook}
 	}
 	for _, sheet := range id.Sheets {
-		cfg.Sheets = append(cfg.Sheets, model.Sheet{Datasource: sheet.Datasource})
+		s := model.Sheet{Datasource: sheet.Datasource}
+		if sheet.ReferencedSheet != nil {
+			s.ReferencedSheet = &model.ReferencedSheet{Workbook: sheet.ReferencedSheet.Workbook}
+		}
+		cfg.Sheets = append(cfg.Sheets, s)
 	}
 	cfg.AdoptSources(kind)
 	return cfg.Links()

@@ -89,7 +89,7 @@ const (
 
 // storedMembers are the members of model.Configuration that a file without
 // links stores, in their declared order (json.Marshal's). Its links
-// (dataStore, sheet, sheets) are left out: a stored link must be rewritten.
+// (dataStore, connection, sheet, sheets) are left out: a stored link must be rewritten.
 var storedMembers = []struct {
 	name      string
 	value     memberValue
@@ -98,7 +98,7 @@ var storedMembers = []struct {
 	{"version", stringValue, false},
 	{"className", stringValue, false},
 	{"file", emptyFileValue, false},
-	{"typeId", stringValue, false},
+	{"typeId", stringValue, true},
 	{"pullType", stringValue, true},
 	{"minKeepCount", integerValue, true},
 	{"properties", propertiesValue, false},
@@ -157,7 +157,7 @@ var configurationFields = func() []string {
 	for _, m := range storedMembers {
 		names = append(names, strings.ToLower(m.name))
 	}
-	return append(names, "datastore", "sheet", "sheets")
+	return append(names, "datastore", "connection", "sheet", "sheets")
 }()
 
 // storedRepresentation is spliceRepresentation the other way: the stored
