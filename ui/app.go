@@ -415,7 +415,6 @@ func (m *Model) loggedIn(msg common.LoggedInMsg) {
 		m.ctx.Client = msg.Client.AsReadOnly()
 	}
 	m.ctx.ReadOnly = msg.ReadOnly
-	m.ctx.Keys.SetReadOnly(msg.ReadOnly)
 	m.health.state = healthUnknown
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -206,10 +205,37 @@ func TestHelpToggles(t *testing.T) {
 	}
 }
 
+// writer is a pane with a write key (R) and a key that writes nothing (y),
+// its keys handled by its bindings as every pane's are.
+type writer struct {
+	*uitest.Stub
+	keys *common.KeyMap
+	ctx  *common.Context
+}
+
+func (p writer) Bindings() common.Bindings {
+	ran := func() tea.Cmd { return common.Info("ran") }
+	return common.Bindings{
+		{Key: p.keys.CopyPath, Run: ran},
+		{Key: p.keys.Restore, Run: ran, Write: true},
+		{Key: p.keys.Delete, Run: ran, Write: true},
+	}
+}
+
+func (p writer) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
+	if press, ok := msg.(tea.KeyPressMsg); ok {
+		cmd, _ := p.Bindings().Handle(p.ctx, press)
+		return p, cmd
+	}
+	return p, nil
+}
+
 func TestReadOnlyDisablesWriteKeys(t *testing.T) {
-	m := newTestModel(t, true, 120, 30)
+	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", true)
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, writer{uitest.NewStub(ctx, "Folders", ""), ctx.Keys, ctx})})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	typeKeys(t, m, "R")
-	if want := "read-only session: restore is disabled"; !strings.Contains(m.Status(), want) {
+	if want := "restore: read-only session"; !strings.Contains(m.Status(), want) {
 		t.Fatalf("status %q, want %q", m.Status(), want)
 	}
 	typeKeys(t, m, "esc", "?")
@@ -319,7 +345,9 @@ type backLister struct {
 	keys *common.KeyMap
 }
 
-func (p backLister) FullHelp() [][]key.Binding { return [][]key.Binding{{p.keys.Back}} }
+func (p backLister) Bindings() common.Bindings {
+	return common.Bindings{{Key: p.keys.Back, Run: func() tea.Cmd { return nil }}}
+}
 
 func TestFullHelpNamesEachKeyOnce(t *testing.T) {
 	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)

@@ -5,6 +5,7 @@
 //
 // ui/common holds what every pane shares: the Pane interface, the Context
 // (styles, the one KeyMap, the api client, who is logged in, read-only),
+// the Binding a view declares each of its keys with,
 // the messages panes send the root (StatusMsg, OpenDialogMsg, GotoPathMsg,
 // FocusPaneMsg, UnauthorizedMsg) and StartTask for background work. ui/dialog
 // holds the reusable dialogs (Confirm, Form). The root (this package) owns
@@ -54,13 +55,56 @@
 //     the health reads it even when the pane says nothing. Say what is
 //     wrong with what the user asked, when no call failed, with
 //     common.Problem, and successes with common.Notify;
-//   - match keys only against ctx.Keys; add a binding there, in
-//     ui/common/keys.go, when a pane needs a new one (write keys go in
-//     writeKeys, so read-only mode disables them and help marks them);
+//   - declare the keys of what the pane shows once, in Bindings (see
+//     "Keys" below), and handle key presses through them; take each key
+//     from ctx.Keys, adding a binding there, in ui/common/keys.go, when a
+//     pane needs a new one;
 //   - implement common.InputCapturer while a text field has the focus, so
 //     that typing `q` or `1` is text, not quit or a pane switch;
 //   - open confirmations and forms with common.OpenDialog(dialog.NewConfirm(...))
 //     or dialog.NewForm; what they decide comes back as the pane's own message.
+//
+// # Keys
+//
+// Each view declares its keys once, as lazygit's controllers and k9s's
+// KeyActions do: Pane.Bindings returns a common.Binding per key of what
+// the pane shows now (its list, a history opened from it, a panel over
+// it), and everything about keys comes from that list. What a binding says:
+//   - Handle runs the first matching binding that works; a key whose
+//     binding is disabled runs nothing and the status line says why
+//     ("delete: read-only session");
+//   - Write marks a key that changes the server: a read-only session
+//     disables it (Binding.Why), nothing else needs saying;
+//   - Disabled is why a key does nothing here and now ("" when it works):
+//     e over SSH, trigger on a connection. A disabled key leaves the hint
+//     bar; `?` lists it apart, marked ✗, and its title gives the reasons;
+//   - Hint is the key's place in the hint bar (0: not there), Short its
+//     words there; Column is its column in `?` (common.NoHelp: not there);
+//     a binding without Run is shown only (↑↓ "move", whose keys Up and
+//     Down handle);
+//   - the root adds its own keys (1…9, tab, :, L, ?, q; esc dismisses an
+//     error) before the pane's, except where the pane takes a key itself.
+//
+// A pane's keys, for example:
+//
+//	func (p *Pane) Bindings() common.Bindings {
+//		k := p.ctx.Keys
+//		bs := common.ListBindings(k, p.listHeight(), len(p.rows), 1, 0, p.moveCursor)
+//		return append(bs,
+//			common.Binding{Key: k.Open, Help: "details", Run: p.openSelected, Hint: 2},
+//			common.Binding{Key: k.Delete, Help: "delete the person (asks first)", Short: "delete",
+//				Run: p.askDelete, Write: true, Disabled: p.whyNoDelete(), Hint: 3, Column: 1},
+//		)
+//	}
+//
+// and in Update:
+//
+//	case tea.KeyPressMsg:
+//		cmd, _ := p.Bindings().Handle(p.ctx, msg)
+//		return p, cmd
+//
+// While a text field has the focus (common.InputCapturer) the pane gets
+// every key and its Bindings should say what enter and esc do there.
 //
 // # Registering `:` commands
 //

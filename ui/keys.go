@@ -13,83 +13,86 @@ import (
 
 // handleKey routes a key press: ctrl+c always reaches quit; then the top
 // dialog, the command line and the help screen each take every key while
-// open; then global keys, unless the active pane is typing in a field.
+// open; then the root's own bindings, unless the active pane is typing in
+// a field; then the pane.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.ctx.Keys
 	if msg.String() == "ctrl+c" {
 		return m.requestQuit()
 	}
-	if m.tooSmall() {
-		if key.Matches(msg, k.Quit) {
-			return m.requestQuit()
-		}
-		return nil
-	}
-	if d := m.Dialog(); d != nil {
-		next, cmd := d.Update(msg)
-		m.dialogs = m.dialogs[:len(m.dialogs)-1]
-		if next != nil {
-			m.dialogs = append(m.dialogs, next)
-		}
+	if cmd, taken := m.modalKey(msg); taken {
 		return cmd
-	}
-	if m.cmdline.active {
-		return m.cmdline.update(msg, m)
-	}
-	if m.help.ShowAll {
-		switch {
-		case key.Matches(msg, k.Help, k.Back):
-			m.help.ShowAll = false
-		case key.Matches(msg, k.Quit):
-			return m.requestQuit()
-		}
-		return nil
 	}
 	if c, ok := m.panes[m.active].(common.InputCapturer); ok && c.CapturingInput() {
 		return m.updateActive(msg)
 	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m.requestQuit()
-	case key.Matches(msg, k.Help):
-		m.help.ShowAll = true
-		return nil
-	case key.Matches(msg, k.Command):
-		return m.cmdline.open()
-	case key.Matches(msg, k.Log):
-		m.openDialog(newLogDialog(m.ctx, &m.messages))
-		return nil
-	case key.Matches(msg, k.NextPane):
-		m.focus((m.active + 1) % len(m.panes))
-		return nil
-	case key.Matches(msg, k.PrevPane):
-		m.focus((m.active + len(m.panes) - 1) % len(m.panes))
-		return nil
-	case key.Matches(msg, m.paneKeys...):
-		m.focus(slices.IndexFunc(m.paneKeys, func(b key.Binding) bool { return key.Matches(msg, b) }))
-		return nil
-	case key.Matches(msg, k.Back) && m.status.level == common.LevelError:
-		// The status line says "esc dismiss": esc does that and nothing
-		// more, so the pane behind (permissions, a filter) stays open.
-		m.status.clear()
-		return nil
-	}
-	if blocked, ok := k.BlockedWrite(msg.String()); ok && !m.matchesEnabledKey(msg) {
-		return m.status.set(common.StatusMsg{Level: common.LevelError,
-			Text: fmt.Sprintf("read-only session: %s is disabled", blocked.Help().Desc)})
+	if cmd, ok := m.bindings().Handle(m.ctx, msg); ok {
+		return cmd
 	}
 	return m.updateActive(msg)
 }
 
-// matchesEnabledKey reports whether the active pane lists an enabled binding
-// for the key (space marks even when it cannot toggle).
-func (m *Model) matchesEnabledKey(msg tea.KeyPressMsg) bool {
-	for _, group := range m.panes[m.active].FullHelp() {
-		if key.Matches(msg, group...) {
-			return true
+// modalKey gives the key to what takes every key while open: the
+// too-small screen (q only), the top dialog, the command line, help.
+func (m *Model) modalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.ctx.Keys
+	switch {
+	case m.tooSmall():
+		if key.Matches(msg, k.Quit) {
+			return m.requestQuit(), true
 		}
+		return nil, true
+	case m.Dialog() != nil:
+		next, cmd := m.Dialog().Update(msg)
+		m.dialogs = m.dialogs[:len(m.dialogs)-1]
+		if next != nil {
+			m.dialogs = append(m.dialogs, next)
+		}
+		return cmd, true
+	case m.cmdline.active:
+		return m.cmdline.update(msg, m), true
+	case m.help.ShowAll:
+		return m.helpKey(msg), true
 	}
-	return false
+	return nil, false
+}
+
+// helpKey handles a key while `?` shows: ? and esc close it, q quits.
+func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Help, k.Back):
+		m.help.ShowAll = false
+	case key.Matches(msg, k.Quit):
+		return m.requestQuit()
+	}
+	return nil
+}
+
+// appColumn is the column of the root's keys in `?`, after the panes'.
+const appColumn = 100
+
+// bindings are the root's own keys, which every pane shares: the pane
+// switches, `:`, the message log, help and quit; esc dismisses an error
+// in the status line (and does only that, so the pane behind — its
+// permissions, a filter — stays open).
+func (m *Model) bindings() common.Bindings {
+	k := m.ctx.Keys
+	focus := func(i int) func() tea.Cmd { return func() tea.Cmd { m.focus(i); return nil } }
+	bs := common.Bindings{
+		{Key: k.NextPane, Run: func() tea.Cmd { return focus((m.active + 1) % len(m.panes))() }, Column: appColumn},
+		{Key: k.PrevPane, Run: func() tea.Cmd { return focus((m.active + len(m.panes) - 1) % len(m.panes))() }, Column: common.NoHelp},
+	}
+	for i, b := range m.paneKeys {
+		bs = append(bs, common.Binding{Key: b, Run: focus(i), Column: appColumn})
+	}
+	bs = append(bs,
+		common.Binding{Key: k.Command, Run: m.cmdline.open, Column: appColumn},
+		common.Binding{Key: k.Log, Run: func() tea.Cmd { m.openDialog(newLogDialog(m.ctx, &m.messages)); return nil }, Column: appColumn},
+		common.Binding{Key: k.Help, Run: func() tea.Cmd { m.help.ShowAll = true; return nil }, Column: appColumn})
+	if m.status.level == common.LevelError && m.status.text != "" {
+		bs = append(bs, common.Binding{Key: k.Back, Help: "dismiss", Run: func() tea.Cmd { m.status.clear(); return nil }, Column: common.NoHelp})
+	}
+	return append(bs, common.Binding{Key: k.Quit, Run: m.requestQuit, Column: appColumn})
 }
 
 func (m *Model) updateActive(msg tea.Msg) tea.Cmd {
@@ -112,56 +115,44 @@ func (m *Model) requestQuit() tea.Cmd {
 	return nil
 }
 
-// ShortHelp implements help.KeyMap: the active pane's keys (or the top
-// dialog's), then the global ones.
+// ShortHelp implements help.KeyMap: the top dialog's keys, the command
+// line's, or the hint bar: help, the pane's hints, the command line, quit.
 func (m *Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
 	if d := m.Dialog(); d != nil {
 		return d.ShortHelp()
 	}
 	if m.cmdline.active {
 		return m.cmdline.ShortHelp()
 	}
-	out := append([]key.Binding{k.Help}, m.panes[m.active].ShortHelp()...)
-	return append(out, k.Command, k.Quit)
-}
-
-// FullHelp implements help.KeyMap: the pane's groups, then the application
-// group, then (read-only sessions) the disabled write keys.
-func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
-	groups := append([][]key.Binding{}, m.panes[m.active].FullHelp()...)
-	app := append(append([]key.Binding{k.NextPane}, m.paneKeys...), k.Command, k.Log, k.Help, k.Back, k.Quit)
-	groups = append(groups, withoutListed(groups, app...))
-	// A disabled write key whose key the pane uses for something allowed
-	// (space marks) is left out: "space toggle ✗" beside "space mark"
-	// would say space does nothing.
-	if ro := withoutListed(groups, k.ReadOnlyHelp()...); ro != nil {
-		groups = append(groups, ro)
-	}
-	return groups
+	hints := append([]key.Binding{k.Help}, m.panes[m.active].Bindings().Hints(m.ctx)...)
+	return append(hints, k.Command, k.Quit)
 }
 
-// withoutListed drops the bindings one of whose keys an enabled binding of
-// the groups already uses (a pane that lists esc itself), so help names
-// each key once.
-func withoutListed(groups [][]key.Binding, bindings ...key.Binding) []key.Binding {
-	listed := map[string]bool{}
-	for _, group := range groups {
-		for _, b := range group {
-			if !b.Enabled() {
-				continue
-			}
-			for _, k := range b.Keys() {
-				listed[k] = true
-			}
-		}
-	}
-	var out []key.Binding
-	for _, b := range bindings {
-		if !slices.ContainsFunc(b.Keys(), func(k string) bool { return listed[k] }) {
+// allBindings are the active pane's bindings, then the root's whose keys
+// the pane does not take for itself.
+func (m *Model) allBindings() common.Bindings {
+	pane := m.panes[m.active].Bindings()
+	out := append(common.Bindings{}, pane...)
+	for _, b := range m.bindings() {
+		if !slices.ContainsFunc(b.Key.Keys(), func(k string) bool { return paneTakes(pane, k) }) {
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// paneTakes reports whether a pane's binding with a handler has the key.
+func paneTakes(pane common.Bindings, k string) bool {
+	return slices.ContainsFunc(pane, func(b common.Binding) bool { return b.Run != nil && slices.Contains(b.Key.Keys(), k) })
+}
+
+// FullHelp implements help.KeyMap: the columns of `?`, the pane's, then
+// the root's, then the keys disabled here, marked ✗.
+func (m *Model) FullHelp() [][]key.Binding {
+	columns, disabled, _ := m.allBindings().Help(m.ctx)
+	if disabled != nil {
+		columns = append(columns, disabled)
+	}
+	return columns
 }

@@ -183,8 +183,8 @@ func (m *Model) helpLineView() string {
 func (m *Model) fullHelpView() string {
 	st := m.ctx.Styles
 	title := st.PaneTitle.Render("Keys — " + m.panes[m.active].Title() + " (? or esc closes)")
-	if m.ctx.Keys.ReadOnly() {
-		title += "\n" + st.ReadOnly.Render("read-only session: keys marked ✗ are disabled")
+	if _, _, reasons := m.allBindings().Help(m.ctx); reasons != nil {
+		title += "\n" + st.ReadOnly.Render(ansi.Truncate("keys marked ✗ are disabled: "+strings.Join(reasons, "; "), m.width, "…"))
 	}
 	return title + "\n\n" + m.helpColumnRows(m.FullHelp())
 }

@@ -61,7 +61,6 @@ type Context struct {
 // keys are disabled and the client itself refuses every write.
 func NewContext(client *api.Client, server, user, profile string, readOnly bool) *Context {
 	keys := DefaultKeyMap()
-	keys.SetReadOnly(readOnly)
 	if readOnly {
 		client = client.AsReadOnly()
 	}

@@ -2,7 +2,6 @@ package common
 
 import (
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 )
 
 // KeyMap is the one key map of the console: every pane matches against it,
@@ -17,7 +16,7 @@ type KeyMap struct {
 	// Actions on the selection.
 	Mark, Filter, Refresh, Permissions, Backup, Restore key.Binding
 
-	// Editing (write keys, disabled in read-only mode).
+	// Editing (their bindings in a view are write keys: see Binding.Write).
 	Toggle, Add, Edit, New, Delete, Trigger, Stop key.Binding
 	// SequentialTrigger runs the marked jobs and their downstream
 	// dependents in order (a write key).
@@ -54,11 +53,10 @@ type KeyMap struct {
 	Help, Command, Back, Quit, NextPane, PrevPane key.Binding
 	// Log opens the session's message log.
 	Log key.Binding
-
-	readOnly bool
 }
 
-// DefaultKeyMap returns the key map of a console that may write.
+// DefaultKeyMap returns the console's key map. Which keys work where is the
+// views' to say, in their Bindings.
 func DefaultKeyMap() *KeyMap {
 	b := func(keys []string, helpKey, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
@@ -134,78 +132,9 @@ func DefaultKeyMap() *KeyMap {
 	}
 }
 
-// writeKeys are the bindings that change something on the server.
-func (k *KeyMap) writeKeys() []*key.Binding {
-	return []*key.Binding{&k.Restore, &k.Toggle, &k.Add, &k.Edit, &k.New, &k.Delete, &k.Trigger, &k.Stop, &k.SequentialTrigger,
-		&k.NewFolder, &k.Rename}
-}
-
-// SetReadOnly disables every write key, so no pane can act on one; help then
-// lists them apart, marked as disabled (see ReadOnlyHelp).
-func (k *KeyMap) SetReadOnly(readOnly bool) {
-	k.readOnly = readOnly
-	for _, b := range k.writeKeys() {
-		b.SetEnabled(!readOnly)
-	}
-}
-
-// ReadOnly reports whether write keys are disabled.
-func (k *KeyMap) ReadOnly() bool { return k.readOnly }
-
-// ReadOnlyHelp returns, in read-only mode, display-only copies of the write
-// keys with their description marked ✗ (disabled); nil otherwise.
-func (k *KeyMap) ReadOnlyHelp() []key.Binding {
-	if !k.readOnly {
-		return nil
-	}
-	var out []key.Binding
-	for _, b := range k.writeKeys() {
-		h := b.Help()
-		out = append(out, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(h.Key, h.Desc+" ✗")))
-	}
-	return out
-}
-
-// BlockedWrite returns the write binding a key would have triggered were the
-// console not read-only, so the root can say why nothing happened.
-func (k *KeyMap) BlockedWrite(pressed string) (key.Binding, bool) {
-	if !k.readOnly {
-		return key.Binding{}, false
-	}
-	for _, b := range k.writeKeys() {
-		for _, candidate := range b.Keys() {
-			if candidate == pressed {
-				return *b, true
-			}
-		}
-	}
-	return key.Binding{}, false
-}
-
 // Described is a shared binding with what it does in one pane said
 // precisely, for that pane's help; the keys stay the shared ones.
 func Described(b key.Binding, desc string) key.Binding {
 	b.SetHelp(b.Help().Key, desc)
 	return b
-}
-
-// ListStep says how far a navigation key moves a list's cursor: a line, a
-// page of page rows, or to either end of a list of total rows; ok is false
-// for any other key.
-func (k *KeyMap) ListStep(msg tea.KeyPressMsg, page, total int) (delta int, ok bool) {
-	switch {
-	case key.Matches(msg, k.Up):
-		return -1, true
-	case key.Matches(msg, k.Down):
-		return 1, true
-	case key.Matches(msg, k.PageUp):
-		return -page, true
-	case key.Matches(msg, k.PageDown):
-		return page, true
-	case key.Matches(msg, k.Top):
-		return -total, true
-	case key.Matches(msg, k.Bottom):
-		return total, true
-	}
-	return 0, false
 }

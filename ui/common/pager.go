@@ -1,7 +1,6 @@
 package common
 
 import (
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 )
@@ -54,25 +53,34 @@ func (p *Pager) SetFollow(follow bool) {
 
 // HandleKey scrolls for a navigation key and reports whether it was one.
 func (p *Pager) HandleKey(msg tea.KeyPressMsg, k *KeyMap) bool {
-	switch {
-	case key.Matches(msg, k.Up):
-		p.view.ScrollUp(1)
-	case key.Matches(msg, k.Down):
-		p.view.ScrollDown(1)
-	case key.Matches(msg, k.PageUp):
-		p.view.PageUp()
-	case key.Matches(msg, k.PageDown):
-		p.view.PageDown()
-	case key.Matches(msg, k.Top):
-		p.view.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		p.SetFollow(true)
-		return true
-	default:
-		return false
+	_, ok := p.Bindings(k, 0, 0).Handle(&Context{}, msg)
+	return ok
+}
+
+// Bindings are the pager's keys: ↑↓ (hint is its place in the hint bar),
+// pages, the top, and the bottom, from where the pager follows new lines;
+// column is theirs in `?`.
+func (p *Pager) Bindings(k *KeyMap, hint, column int) Bindings {
+	scroll := func(do func()) func() tea.Cmd {
+		return func() tea.Cmd {
+			do()
+			p.follow = p.follow && p.view.AtBottom()
+			return nil
+		}
 	}
-	p.follow = p.follow && p.view.AtBottom()
-	return true
+	bottomHint := 0
+	if hint > 0 {
+		bottomHint = hint + 1
+	}
+	return Bindings{
+		{Key: k.Move, Hint: hint, Column: NoHelp},
+		{Key: k.Up, Run: scroll(func() { p.view.ScrollUp(1) }), Column: column},
+		{Key: k.Down, Run: scroll(func() { p.view.ScrollDown(1) }), Column: column},
+		{Key: k.PageUp, Run: scroll(p.view.PageUp), Column: column},
+		{Key: k.PageDown, Run: scroll(p.view.PageDown), Column: column},
+		{Key: k.Top, Run: scroll(func() { p.view.GotoTop() }), Column: column},
+		{Key: k.Bottom, Help: "bottom, follow", Short: "follow", Run: func() tea.Cmd { p.SetFollow(true); return nil }, Hint: bottomHint, Column: column},
+	}
 }
 
 // Position says where the reader is: "12–40 of 120".

@@ -21,9 +21,10 @@ type Pane interface {
 	SetSize(width, height int)
 	// Title names the pane in the header tabs.
 	Title() string
-	// ShortHelp and FullHelp list the pane's keys, all taken from the
-	// shared KeyMap.
-	help.KeyMap
+	// Bindings are the keys of what the pane shows now, each declared
+	// once (see Binding): the pane handles keys with them, and the root
+	// draws the hint bar and `?` from them.
+	Bindings() Bindings
 }
 
 // Commander is implemented by panes that add `:` commands.

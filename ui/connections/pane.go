@@ -1,9 +1,6 @@
 package connections
 
 import (
-	"strconv"
-
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -168,86 +165,6 @@ func (p *Pane) current() (id int64, path string, ok bool) {
 	return 0, "", false
 }
 
-func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if p.filter.Active() {
-		return p.handleFilterKey(msg)
-	}
-	k := p.ctx.Keys
-	// Keys that act on the current connection in every mode.
-	switch {
-	case key.Matches(msg, k.New):
-		return common.OpenDialog(newKindChooser(p.ctx))
-	case key.Matches(msg, k.Edit):
-		if id, path, ok := p.current(); ok {
-			return p.startEdit(id, path)
-		}
-		return nil
-	case key.Matches(msg, k.Delete):
-		if id, path, ok := p.current(); ok {
-			return p.checkDelete(id, path)
-		}
-		return nil
-	}
-	switch p.mode {
-	case modeDetails:
-		return p.handleDetailsKey(msg)
-	case modeGraph:
-		return p.handleGraphKey(msg)
-	}
-	return p.handleListKey(msg)
-}
-
-func (p *Pane) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.ctx.Keys
-	if delta, ok := k.ListStep(msg, p.listHeight(), len(p.list.rows)); ok {
-		return p.moveCursor(delta)
-	}
-	switch {
-	case key.Matches(msg, k.Filter):
-		return p.filter.Start()
-	case key.Matches(msg, k.HideSystem):
-		p.list.hideSystem = !p.list.hideSystem
-		return p.relist()
-	case key.Matches(msg, k.SortBy):
-		p.list.sortBy = (p.list.sortBy + 1) % columnCount
-		cmd := p.relist()
-		if p.list.sortBy == colType {
-			return tea.Batch(cmd, p.readAllTypes())
-		}
-		return cmd
-	case sortKeyColumn(k, msg) >= 0:
-		// A column's own key sorts by it; again, the order reverses.
-		by := sortKeyColumn(k, msg)
-		p.list.descending = by == p.list.sortBy && !p.list.descending
-		p.list.sortBy = by
-		cmd := p.relist()
-		if by == colType {
-			return tea.Batch(cmd, p.readAllTypes())
-		}
-		return cmd
-	case key.Matches(msg, k.SortReverse):
-		p.list.descending = !p.list.descending
-		return p.relist()
-	case key.Matches(msg, k.Refresh):
-		return p.readList(0, true)
-	case key.Matches(msg, k.Back):
-		if p.list.filter != "" {
-			p.setFilter("")
-			return p.readVisibleTypes()
-		}
-	case p.selected() == nil:
-	case key.Matches(msg, k.CopyPath):
-		return common.Copy("path", p.selected().Path)
-	case key.Matches(msg, k.CopyID):
-		return common.Copy("configuration id", strconv.FormatInt(p.selected().ID, 10))
-	case key.Matches(msg, k.Details):
-		return p.openDetails(p.selected())
-	case key.Matches(msg, k.Open):
-		return p.openGraph(p.selected().ID, p.selected().Path)
-	}
-	return nil
-}
-
 func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	action, cmd := p.filter.Update(msg, p.ctx.Keys)
 	switch action {
@@ -258,7 +175,7 @@ func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	case common.FilterKept:
 		return nil
 	case common.FilterLeft:
-		return p.handleListKey(msg)
+		return p.handleKey(msg)
 	}
 	return tea.Batch(cmd, p.readVisibleTypes())
 }
@@ -333,52 +250,6 @@ func (p *Pane) visibleRows() []*entry {
 	return p.list.rows[p.offset:end]
 }
 
-func (p *Pane) handleDetailsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.ctx.Keys
-	d := p.details
-	if delta, ok := k.ListStep(msg, p.bodyHeight(), len(d.body)); ok {
-		d.scroll(delta, p.bodyHeight())
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Back, k.Close):
-		p.mode = modeList
-	case key.Matches(msg, k.Refresh):
-		return p.readDetails(d.id, d.path)
-	case key.Matches(msg, k.Open):
-		return p.openGraph(d.id, d.path)
-	}
-	return nil
-}
-
-func (p *Pane) handleGraphKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.ctx.Keys
-	g := p.graph
-	if delta, ok := k.ListStep(msg, p.graphHeight(), len(p.lines)); ok {
-		p.moveGraphCursor(delta)
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Back, k.Close):
-		p.mode = modeList
-	case key.Matches(msg, k.Deeper):
-		return p.setLevel(p.deeper())
-	case key.Matches(msg, k.Shallower):
-		return p.setLevel(p.shallower())
-	case key.Matches(msg, k.Refresh):
-		return p.refreshGraph()
-	case key.Matches(msg, k.Details):
-		if e := p.list.byID[g.connID]; e != nil {
-			return p.openDetails(e)
-		}
-	case key.Matches(msg, k.Open):
-		if p.gcursor < len(p.lines) {
-			return openWhereItLives(p.lines[p.gcursor].n)
-		}
-	}
-	return nil
-}
-
 // deeper and shallower step the level control: 1 … maxLevel, then all.
 func (p *Pane) deeper() int {
 	if p.level == 0 || p.level >= maxLevel {
@@ -440,47 +311,4 @@ func kindSymbol(sym theme.GraphSymbols, k model.Kind) string {
 		return sym.FileUpload
 	}
 	return sym.Other
-}
-
-// ShortHelp implements help.KeyMap.
-func (p *Pane) ShortHelp() []key.Binding {
-	k := p.ctx.Keys
-	switch p.mode {
-	case modeDetails:
-		return []key.Binding{k.Move, k.Open, k.Edit, k.Delete, k.Refresh, k.Back}
-	case modeGraph:
-		return []key.Binding{k.Move, k.Open, k.Deeper, k.Shallower, k.Refresh, k.Details, k.Back}
-	}
-	return []key.Binding{k.Move, k.Open, k.Details, k.Filter, k.SortBy, k.HideSystem, k.New, k.Edit, k.Delete}
-}
-
-// FullHelp implements help.KeyMap.
-func (p *Pane) FullHelp() [][]key.Binding {
-	k := p.ctx.Keys
-	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Close}
-	switch p.mode {
-	case modeDetails:
-		return [][]key.Binding{nav, {k.Refresh, k.Edit, k.Delete, k.New, k.Back}}
-	case modeGraph:
-		return [][]key.Binding{nav, {k.Deeper, k.Shallower, k.Refresh, k.Details, k.Edit, k.Delete, k.New, k.Back}}
-	}
-	return [][]key.Binding{nav, {k.Details, k.Filter, k.SortBy, k.SortReverse, k.HideSystem, k.Refresh, k.New, k.Edit, k.Delete, k.Back, k.CopyPath, k.CopyID},
-		{sortKeys(k)[colName], common.Described(sortKeys(k)[colType], "sort by type"), common.Described(sortKeys(k)[colPath], "sort by path"), sortKeys(k)[colDescription]}}
-}
-
-// sortKeys are the list's direct sort keys, by column.
-func sortKeys(k *common.KeyMap) [columnCount]key.Binding {
-	var out [columnCount]key.Binding
-	out[colName], out[colType], out[colPath], out[colDescription] = k.SortName, k.SortType, k.SortFile, k.SortDescription
-	return out
-}
-
-// sortKeyColumn is the column a direct sort key names, -1 for any other key.
-func sortKeyColumn(k *common.KeyMap, msg tea.KeyPressMsg) column {
-	for c, b := range sortKeys(k) {
-		if key.Matches(msg, b) {
-			return column(c)
-		}
-	}
-	return -1
 }

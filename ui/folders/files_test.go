@@ -179,10 +179,12 @@ func TestFileRowKeys(t *testing.T) {
 			}
 		}
 	})
-	t.Run("read-only: t and s do nothing, p and y still work", func(t *testing.T) {
+	t.Run("read-only: t and s are refused, p and y still work", func(t *testing.T) {
 		p := paneWithFiles(t, true)
-		if msgs := uitest.Expand(uitest.Press(p, "t", "s")); len(msgs) != 0 {
-			t.Fatalf("write keys in read-only gave %#v", msgs)
+		for _, k := range []string{"t", "s"} {
+			if msgs := uitest.Expand(uitest.Press(p, k)); !uitest.OnlyRefusal(msgs, common.ReadOnlyReason) {
+				t.Fatalf("%s in read-only gave %#v", k, msgs)
+			}
 		}
 		uitest.Press(p, "p")
 		if p.perms == nil {
@@ -267,10 +269,12 @@ func TestFolderManagementKeys(t *testing.T) {
 			t.Fatalf("dialog:\n%s", ansi.Strip(d.View()))
 		}
 	})
-	t.Run("read-only: N, F2, d and the commands do nothing", func(t *testing.T) {
+	t.Run("read-only: N, F2, d and the commands are refused", func(t *testing.T) {
 		p := folderPane(t, true)
-		if msgs := uitest.Expand(uitest.Press(p, "N", "f2", "d")); len(msgs) != 0 {
-			t.Fatalf("write keys in read-only gave %#v", msgs)
+		for _, k := range []string{"N", "f2", "d"} {
+			if msgs := uitest.Expand(uitest.Press(p, k)); !uitest.OnlyRefusal(msgs, common.ReadOnlyReason) {
+				t.Fatalf("%s in read-only gave %#v", k, msgs)
+			}
 		}
 		_, cmd := p.Update(renameCommand{name: "x"})
 		if msg := uitest.Only[common.StatusMsg](t, uitest.Expand(cmd)); !strings.Contains(msg.Text, "read-only") {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -77,7 +76,7 @@ func childPathOf(folder, name string) string {
 
 // readOnlyRefusal says why a write from a command did nothing.
 func (p *Pane) readOnlyRefusal(what string) tea.Cmd {
-	if p.ctx.Keys.ReadOnly() {
+	if p.ctx.ReadOnly {
 		return common.Problem(what + ": the console is read-only")
 	}
 	return nil
@@ -195,33 +194,6 @@ func (p *Pane) folderWriteDone(msg folderWritten) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// handleFileKey acts on a file row: permissions, marks for a backup of
-// chosen files, trigger and stop of jobs, history, the connection's pane.
-func (p *Pane) handleFileKey(msg tea.KeyPressMsg, f *node) (tea.Cmd, bool) {
-	k := p.ctx.Keys
-	runnable := f.file.Kind.Runnable()
-	switch {
-	case key.Matches(msg, k.Open):
-		return p.openFile(f), true
-	case key.Matches(msg, k.Close):
-		p.keepCursorOn(f.parent)
-		return nil, true
-	case key.Matches(msg, k.Trigger) && runnable:
-		forgetStates(f)
-		return common.Send(common.TriggerJobMsg{Ref: fileRef(f), Label: fileLabel(f)}), true
-	case key.Matches(msg, k.Stop) && runnable:
-		forgetStates(f)
-		return common.Send(common.StopJobMsg{Ref: fileRef(f), Label: fileLabel(f)}), true
-	case key.Matches(msg, k.SequentialTrigger):
-		return p.sequenceOfMarked(f), true
-	case key.Matches(msg, k.Trigger), key.Matches(msg, k.Stop):
-		return common.Problem(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind)), true
-	case key.Matches(msg, k.NewFolder), key.Matches(msg, k.Rename), key.Matches(msg, k.Delete):
-		return common.Problem("select a folder: " + f.name + " is a file"), true
-	}
-	return nil, false
-}
-
 // openFile opens where a file is handled: a job's history in the jobs
 // pane, a connection in the connections pane.
 func (p *Pane) openFile(f *node) tea.Cmd {
@@ -260,6 +232,9 @@ func (p *Pane) sequenceOfMarked(f *node) tea.Cmd {
 		}
 	}
 	if len(paths) == 0 {
+		if !f.isFile() {
+			return common.Problem("mark the jobs to run in sequence (space), or select one")
+		}
 		if !f.file.Kind.Runnable() {
 			return common.Problem(fmt.Sprintf("%s is a %s: only jobs and workbooks run", f.name, f.file.Kind))
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -286,67 +285,6 @@ func (p *Pane) keepCursorOn(n *node) {
 	p.scrollToCursor()
 }
 
-func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if p.filter.Active() {
-		return p.handleFilterKey(msg)
-	}
-	if p.perms != nil {
-		return p.perms.handleKey(msg, p)
-	}
-	k := p.ctx.Keys
-	if delta, ok := k.ListStep(msg, p.listHeight(), len(p.tree.rows)); ok {
-		p.moveCursor(delta)
-		return nil
-	}
-	n := p.selected()
-	if n != nil && n.isFile() {
-		if cmd, done := p.handleFileKey(msg, n); done {
-			return cmd
-		}
-	}
-	switch {
-	case n == nil:
-		switch {
-		case key.Matches(msg, k.Refresh):
-			return p.read(nil, common.Quick)
-		case key.Matches(msg, k.Back):
-			return p.back()
-		}
-	case key.Matches(msg, k.CopyPath):
-		return p.copyRow(n, false)
-	case key.Matches(msg, k.CopyID):
-		return p.copyRow(n, true)
-	case key.Matches(msg, k.NewFolder):
-		return p.openNewFolder(n)
-	case key.Matches(msg, k.Rename):
-		return p.openRename(n)
-	case key.Matches(msg, k.Delete):
-		return p.confirmDeleteFolder(n)
-	case key.Matches(msg, k.Open):
-		return p.open(n)
-	case key.Matches(msg, k.Close):
-		p.close(n)
-	case key.Matches(msg, k.Mark):
-		if n.parent != nil {
-			p.tree.setMarked(n, !n.marked)
-			p.moveCursor(1)
-		}
-	case key.Matches(msg, k.Filter):
-		return p.filter.Start()
-	case key.Matches(msg, k.Refresh):
-		return p.refresh(n)
-	case key.Matches(msg, k.Permissions):
-		return tea.Batch(p.openPermissions(n), p.readPeople())
-	case key.Matches(msg, k.Backup):
-		return p.openBackup(n)
-	case key.Matches(msg, k.Restore):
-		return p.openRestore(n)
-	case key.Matches(msg, k.Back):
-		return p.back()
-	}
-	return nil
-}
-
 // command runs a `:` command on the selected folder: build turns it into
 // the write, or says what is wrong.
 func (p *Pane) command(name string, build func(n *node) (tea.Msg, error)) tea.Cmd {
@@ -556,29 +494,4 @@ func (p *Pane) permsSize() (int, int) {
 		return p.width, p.height
 	}
 	return p.width - p.treeWidth() - 1, p.height
-}
-
-// ShortHelp implements help.KeyMap.
-func (p *Pane) ShortHelp() []key.Binding {
-	if p.perms != nil {
-		return p.perms.ShortHelp()
-	}
-	k := p.ctx.Keys
-	if n := p.selected(); n != nil && n.isFile() {
-		return []key.Binding{k.Move, k.Open, k.Mark, k.Permissions, k.Trigger, k.Stop, k.CopyPath, k.CopyID, k.Backup}
-	}
-	return []key.Binding{k.Move, k.Open, k.Close, k.Mark, k.Filter, k.Permissions, k.Backup, k.Restore, k.NewFolder, k.CopyPath}
-}
-
-// FullHelp implements help.KeyMap.
-func (p *Pane) FullHelp() [][]key.Binding {
-	k := p.ctx.Keys
-	if p.perms != nil {
-		return p.perms.FullHelp()
-	}
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Close},
-		{k.Mark, k.Filter, k.Refresh, k.Permissions, k.Backup, k.Restore, k.CopyPath, k.CopyID},
-		{k.NewFolder, k.Rename, k.Delete, k.Trigger, k.Stop},
-	}
 }

@@ -150,39 +150,6 @@ func (e *permEditor) answered(msg permsMsg) tea.Cmd {
 	return nil
 }
 
-func (e *permEditor) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
-	k := e.ctx.Keys
-	if e.editingOwner {
-		return e.handleOwnerKey(msg)
-	}
-	switch {
-	case key.Matches(msg, k.Back):
-		p.perms = nil
-		p.SetSize(p.width, p.height)
-	case key.Matches(msg, k.Up):
-		e.row = max(0, e.row-1)
-	case key.Matches(msg, k.Down):
-		e.row = min(e.lastRow(), e.row+1)
-	case key.Matches(msg, k.Close):
-		e.col = max(0, e.col-1)
-	case key.Matches(msg, k.Open) && msg.String() != "enter":
-		e.col = min(len(flagNames)-1, e.col+1)
-	case key.Matches(msg, k.Refresh):
-		return e.read()
-	case !e.loaded:
-		return nil
-	case key.Matches(msg, k.Edit), key.Matches(msg, k.Confirm) && !e.ctx.ReadOnly:
-		return e.edit()
-	case key.Matches(msg, k.Toggle):
-		return e.toggle()
-	case key.Matches(msg, k.Add):
-		return e.openAddGroup()
-	case key.Matches(msg, k.Delete):
-		return e.confirmDelete()
-	}
-	return nil
-}
-
 // edit opens the row for editing and writes nothing: the owner's field, the
 // add-a-group form, or a form of the row's three flags. Only space (toggle)
 // and a submitted form write.
@@ -451,34 +418,6 @@ func windowAround(lines []string, focus, h int) []string {
 	room := h - 1
 	start := max(1, min(focus-room/2, len(lines)-room))
 	return append([]string{lines[0]}, lines[start:start+room]...)
-}
-
-// ShortHelp implements help.KeyMap for the editor.
-func (e *permEditor) ShortHelp() []key.Binding {
-	k := e.ctx.Keys
-	if e.editingOwner {
-		return []key.Binding{k.Confirm, k.Back}
-	}
-	// The keys that write come first, so a narrow footer still names them.
-	return []key.Binding{k.Toggle, e.editKey(), k.Add, k.Delete, common.Described(k.Back, "close"), k.Move, columnKeys()}
-}
-
-// editKey is e and enter as they act in the editor: they open the row for
-// editing, and write only once that is confirmed.
-func (e *permEditor) editKey() key.Binding {
-	k := e.ctx.Keys
-	b := key.NewBinding(key.WithKeys(append(k.Edit.Keys(), "enter")...), key.WithHelp("enter/e", "edit"))
-	b.SetEnabled(k.Edit.Enabled())
-	return b
-}
-
-// FullHelp implements help.KeyMap for the editor.
-func (e *permEditor) FullHelp() [][]key.Binding {
-	k := e.ctx.Keys
-	return [][]key.Binding{
-		{k.Up, k.Down, columnKeys(), k.Refresh, common.Described(k.Back, "close")},
-		{common.Described(k.Toggle, "toggle the flag (writes)"), common.Described(e.editKey(), "edit the row (writes on save)"), k.Add, k.Delete},
-	}
 }
 
 // columnKeys describes ← and → as they act in the editor: moving between

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -133,43 +132,6 @@ func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 		return common.Info("no older executions")
 	}
 	h.err, h.start, h.entries, h.cursor, h.total = "", msg.start, msg.entries, 0, msg.total
-	return nil
-}
-
-func (h *historyView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
-	k := p.ctx.Keys
-	switch {
-	case h.loading && (key.Matches(msg, k.PageDown) || key.Matches(msg, k.PageUp)):
-		return nil
-	case key.Matches(msg, k.PageDown):
-		if len(h.entries) < h.page || (h.total >= 0 && h.start+len(h.entries) >= h.total) {
-			return common.Info("no older executions")
-		}
-		return p.readHistory(h.start + len(h.entries))
-	case key.Matches(msg, k.PageUp):
-		if h.start == 0 {
-			return common.Info("these are the newest executions")
-		}
-		return p.readHistory(max(0, h.start-p.historyPage()))
-	case key.Matches(msg, k.Refresh):
-		return p.readHistory(h.start)
-	case key.Matches(msg, k.Open):
-		if e, ok := h.selected(); ok {
-			return p.openDetails(e.ID)
-		}
-	case key.Matches(msg, k.Logs):
-		if e, ok := h.selected(); ok {
-			return p.openLog(e.ID, h.label)
-		}
-	case key.Matches(msg, k.Delete):
-		if e, ok := h.selected(); ok {
-			return p.askDelete(e.ID, h.label)
-		}
-	}
-	// Page keys page the history (above); the rest move within the page.
-	if delta, ok := k.ListStep(msg, len(h.entries), len(h.entries)); ok {
-		h.cursor = max(0, min(len(h.entries)-1, h.cursor+delta))
-	}
 	return nil
 }
 

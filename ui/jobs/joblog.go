@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -130,21 +129,6 @@ func (p *Pane) gotLogTick(msg logTickMsg) tea.Cmd {
 		return nil
 	}
 	return p.readLog()
-}
-
-func (v *logView) handleKey(msg tea.KeyPressMsg, p *Pane) tea.Cmd {
-	k := p.ctx.Keys
-	switch {
-	case key.Matches(msg, k.Refresh):
-		if !v.inFlight {
-			return p.readLog()
-		}
-	case key.Matches(msg, k.Logs):
-		p.back()
-	default:
-		v.pager.HandleKey(msg, k)
-	}
-	return nil
 }
 
 func (p *Pane) logViewText() string {

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -177,105 +175,6 @@ func (p *Pane) reset() tea.Cmd {
 	p.status.reads.Reset()
 	p.polling.failures, p.polling.lastErr = 0, nil
 	return p.pollNow()
-}
-
-func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if p.filter.Active() {
-		return p.handleFilterKey(msg)
-	}
-	k := p.ctx.Keys
-	if key.Matches(msg, k.Back) && p.mode != modeDashboard {
-		returning := p.jumpedIn && p.mode == modeHistory
-		p.back()
-		if returning {
-			// Opened from another pane: esc goes back there.
-			p.jumpedIn = false
-			return common.Send(common.BackMsg{})
-		}
-		return nil
-	}
-	switch p.mode {
-	case modeHistory:
-		return p.history.handleKey(msg, p)
-	case modeDetails:
-		if key.Matches(msg, k.Logs) {
-			return p.openLog(p.details.execID, p.detailsLabel())
-		}
-		return nil
-	case modePlan:
-		return nil
-	case modeLog:
-		return p.logv.handleKey(msg, p)
-	}
-	if delta, ok := k.ListStep(msg, p.rowsOnScreen(), len(p.table.view)); ok {
-		p.moveCursor(delta)
-		return nil
-	}
-	r := p.selected()
-	switch {
-	case key.Matches(msg, k.Filter):
-		return p.filter.Start()
-	case key.Matches(msg, k.Back):
-		if p.table.filter != "" {
-			p.filter.Clear()
-			p.setFilter("")
-		}
-	case key.Matches(msg, k.SortBy):
-		p.table.sortBy = (p.table.sortBy + 1) % columnCount
-		p.resort()
-	case p.sortKey(msg) >= 0:
-		// A column's own key sorts by it; again, the order reverses.
-		by := p.sortKey(msg)
-		p.table.reverse = by == p.table.sortBy && !p.table.reverse
-		p.table.sortBy = by
-		p.resort()
-	case key.Matches(msg, k.SortReverse):
-		p.table.reverse = !p.table.reverse
-		p.resort()
-	case key.Matches(msg, k.Refresh):
-		return p.pollNow()
-	case key.Matches(msg, k.PollFaster):
-		return p.stepEvery(-1)
-	case key.Matches(msg, k.PollSlower):
-		return p.stepEvery(1)
-	case key.Matches(msg, k.PollPause):
-		return p.togglePause()
-	case key.Matches(msg, k.PollOff):
-		return p.togglePolling()
-	case key.Matches(msg, k.CopyPath) && r != nil:
-		return common.Copy("path", p.pathOf(r))
-	case key.Matches(msg, k.CopyID) && r != nil:
-		return common.Copy("file id", strconv.FormatInt(r.job.FileID, 10))
-	case key.Matches(msg, k.Mark):
-		if r != nil {
-			p.marked[r.job.FileID] = !p.marked[r.job.FileID]
-			if !p.marked[r.job.FileID] {
-				delete(p.marked, r.job.FileID)
-			}
-			p.moveCursor(1)
-		}
-	case key.Matches(msg, k.SequentialTrigger):
-		return p.sequenceForm()
-	case r == nil:
-		return nil
-	case key.Matches(msg, k.Trigger):
-		return p.askTrigger(r.ref, strings.TrimSuffix(r.label(), fmt.Sprintf(" #%d", r.job.JobExecutionID)))
-	case key.Matches(msg, k.Stop) && (r.gone() || !r.state.Active()):
-		return common.Info(r.label() + " has ended: nothing to stop")
-	case key.Matches(msg, k.Stop):
-		return p.askStop(r.ref, r.label(), r.job.JobExecutionID)
-	case key.Matches(msg, k.Delete):
-		return p.askDelete(r.job.JobExecutionID, r.label())
-	case key.Matches(msg, k.Open) && r.job.DapJobConfigurationID <= 0:
-		// Triggered here and ended before a poll listed it: the history is
-		// found through the file's status and details.
-		return p.lookUpHistory(historyLookup{ref: r.ref})
-	case key.Matches(msg, k.Open):
-		return p.openHistory(r.job.DapJobConfigurationID, r.job.FileName)
-	case key.Matches(msg, k.Logs):
-		return p.openLog(r.job.JobExecutionID, r.job.FileName)
-	}
-	return nil
 }
 
 func (p *Pane) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -537,81 +436,4 @@ func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 		err = errors.New("the server refused: " + msg.answer.Reason)
 	}
 	return common.Fail(fmt.Sprintf("data of execution #%d not deleted", msg.execID), err)
-}
-
-// ShortHelp implements help.KeyMap.
-func (p *Pane) ShortHelp() []key.Binding {
-	k := p.ctx.Keys
-	switch p.mode {
-	case modeHistory:
-		return []key.Binding{common.Described(k.Open, "details"), k.Logs, common.Described(k.PageDown, "older"), common.Described(k.PageUp, "newer"), common.Described(k.Delete, "delete data"), k.Back}
-	case modeDetails:
-		return []key.Binding{k.Logs, k.Back}
-	case modeLog:
-		return []key.Binding{k.Move, common.Described(k.Bottom, "follow"), common.Described(k.Refresh, "read again"), k.Back}
-	case modePlan:
-		return []key.Binding{k.Back}
-	}
-	if p.filter.Active() {
-		return []key.Binding{k.Confirm, k.Back}
-	}
-	return []key.Binding{common.Described(k.Open, "history"), k.Logs, k.Trigger, k.Stop, k.SequentialTrigger, k.Filter, k.SortBy, k.PollPause}
-}
-
-// FullHelp implements help.KeyMap.
-func (p *Pane) FullHelp() [][]key.Binding {
-	k := p.ctx.Keys
-	switch p.mode {
-	case modeHistory:
-		return [][]key.Binding{
-			{k.Up, k.Down, k.Top, k.Bottom},
-			{common.Described(k.PageDown, "older executions"), common.Described(k.PageUp, "newer executions"), k.Refresh},
-			{common.Described(k.Open, "details"), common.Described(k.Logs, "log of the execution"), common.Described(k.Delete, "delete job data"), k.Back},
-		}
-	case modeDetails:
-		return [][]key.Binding{{common.Described(k.Logs, "log of the execution"), k.Back}}
-	case modeLog:
-		return [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, common.Described(k.Bottom, "bottom, follow")},
-			{common.Described(k.Refresh, "read again"), k.Back},
-		}
-	case modePlan:
-		return [][]key.Binding{{k.Back}}
-	}
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{common.Described(k.Open, "history"), common.Described(k.Logs, "log of the execution"), k.Filter, common.Described(k.Mark, "mark for sequence"), k.SortBy, k.SortReverse, k.Back},
-		p.sortKeyHelp(),
-		{common.Described(k.Refresh, "poll now"), k.PollFaster, k.PollSlower, k.PollPause, k.PollOff, k.CopyPath, k.CopyID},
-		{common.Described(k.Trigger, "trigger (asks first)"), common.Described(k.Stop, "stop (asks first)"), k.SequentialTrigger, common.Described(k.Delete, "delete job data (asks first)")},
-	}
-}
-
-// sortKeys are the dashboard's direct sort keys, by column.
-func (p *Pane) sortKeys() [columnCount]key.Binding {
-	k := p.ctx.Keys
-	var out [columnCount]key.Binding
-	out[colExec], out[colJob], out[colFile], out[colState] = k.SortID, k.SortName, k.SortFile, k.SortState
-	out[colProgress], out[colElapsed], out[colEstimate], out[colUser] = k.SortProgress, k.SortElapsed, k.SortEstimate, k.SortUser
-	return out
-}
-
-// sortKey is the column a direct sort key names, -1 for any other key.
-func (p *Pane) sortKey(msg tea.KeyPressMsg) column {
-	for c, b := range p.sortKeys() {
-		if key.Matches(msg, b) {
-			return column(c)
-		}
-	}
-	return -1
-}
-
-// sortKeyHelp lists the direct sort keys for help.
-func (p *Pane) sortKeyHelp() []key.Binding {
-	keys := p.sortKeys()
-	out := make([]key.Binding, 0, len(keys))
-	for c, b := range keys {
-		out = append(out, common.Described(b, "sort by "+columnNames[c]))
-	}
-	return out
 }

@@ -193,10 +193,10 @@ func wantConfirm(t *testing.T, cmd tea.Cmd, want tea.Msg) {
 
 func TestReadOnlyDisablesWriteKeys(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
-	p.ctx.Keys.SetReadOnly(true)
+	p.ctx.ReadOnly = true
 	for _, k := range []string{"t", "s", "d", "T"} {
-		if cmd := uitest.Press(p, "j", k); cmd != nil {
-			t.Errorf("%s in read-only mode returned a command", k)
+		if got := uitest.Messages(uitest.Press(p, "j", k)); !uitest.OnlyRefusal(got, common.ReadOnlyReason) {
+			t.Errorf("%s in read-only mode sent %#v, want only the refusal", k, got)
 		}
 	}
 }
@@ -488,7 +488,8 @@ func TestHelpListsEveryKey(t *testing.T) {
 			p := dashboardAt(t, 100, 12)
 			tt.open(p)
 			listed := map[string]bool{}
-			for _, column := range p.FullHelp() {
+			columns, _, _ := p.Bindings().Help(p.ctx)
+			for _, column := range columns {
 				for _, b := range column {
 					for _, k := range b.Keys() {
 						listed[k] = true

@@ -1,7 +1,6 @@
 package uitest
 
 import (
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -25,8 +24,7 @@ func (p *Stub) Init() tea.Cmd                         { return nil }
 func (p *Stub) Update(tea.Msg) (common.Pane, tea.Cmd) { return p, nil }
 func (p *Stub) SetSize(width, height int)             { p.width, p.height = width, height }
 func (p *Stub) Title() string                         { return p.title }
-func (p *Stub) ShortHelp() []key.Binding              { return nil }
-func (p *Stub) FullHelp() [][]key.Binding             { return nil }
+func (p *Stub) Bindings() common.Bindings             { return nil }
 
 func (p *Stub) View() string {
 	st := p.ctx.Styles

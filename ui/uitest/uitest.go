@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -90,6 +91,16 @@ func ForPane(msg tea.Msg) (tea.Msg, bool) {
 		return nil, false
 	}
 	return msg, true
+}
+
+// OnlyRefusal reports whether msgs are one error in the status line that
+// gives reason: a key refused, nothing else done.
+func OnlyRefusal(msgs []tea.Msg, reason string) bool {
+	if len(msgs) != 1 {
+		return false
+	}
+	st, ok := msgs[0].(common.StatusMsg)
+	return ok && st.Level == common.LevelError && strings.Contains(st.Text, reason)
 }
 
 // Expand is Messages as a pane gets them from the root: a task's result in

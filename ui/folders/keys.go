@@ -1,0 +1,171 @@
+package folders
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dapconsole/dapconsole/ui/common"
+)
+
+func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if p.filter.Active() {
+		return p.handleFilterKey(msg)
+	}
+	if p.perms != nil && p.perms.editingOwner {
+		return p.perms.handleOwnerKey(msg)
+	}
+	cmd, _ := p.Bindings().Handle(p.ctx, msg)
+	return cmd
+}
+
+// Bindings implements common.Pane: the permissions editor's keys while it
+// is open, else the tree's for the selected row.
+func (p *Pane) Bindings() common.Bindings {
+	k := p.ctx.Keys
+	switch {
+	case p.filter.Active():
+		return common.Bindings{{Key: k.Confirm, Hint: 1}, {Key: k.Back, Hint: 2}}
+	case p.perms != nil:
+		return p.perms.bindings(p)
+	}
+	n := p.selected()
+	if n == nil {
+		return common.Bindings{
+			{Key: k.Refresh, Run: func() tea.Cmd { return p.read(nil, common.Quick) }, Column: 1},
+			{Key: k.Back, Run: p.back, Column: 1},
+		}
+	}
+	return p.treeBindings(n)
+}
+
+// treeBindings are the keys of the tree with n selected: a folder or a
+// file, which share one list; a key that does nothing on the selected kind
+// of row says why.
+func (p *Pane) treeBindings(n *node) common.Bindings {
+	k := p.ctx.Keys
+	file := n.isFile()
+	hint := func(folderPlace, filePlace int) int {
+		if file {
+			return filePlace
+		}
+		return folderPlace
+	}
+	bs := common.ListBindings(k, p.listHeight(), len(p.tree.rows), 1, 0, func(delta int) tea.Cmd {
+		p.moveCursor(delta)
+		return nil
+	})
+	bs = append(bs,
+		common.Binding{Key: k.Open, Run: func() tea.Cmd { return p.openRow(n) }, Hint: 2, Column: 0},
+		common.Binding{Key: k.Close, Run: func() tea.Cmd { p.close(n); return nil }, Hint: hint(3, 0), Column: 0},
+		common.Binding{Key: k.Mark, Run: func() tea.Cmd { p.toggleMark(n); return nil }, Hint: hint(4, 3), Column: 1},
+		common.Binding{Key: k.Filter, Run: p.filter.Start, Hint: hint(5, 0), Column: 1},
+		common.Binding{Key: k.Refresh, Run: func() tea.Cmd { return p.refresh(n) }, Column: 1},
+		common.Binding{Key: k.Permissions, Run: func() tea.Cmd { return tea.Batch(p.openPermissions(n), p.readPeople()) }, Hint: hint(6, 4), Column: 1},
+		common.Binding{Key: k.Backup, Run: func() tea.Cmd { return p.openBackup(n) }, Hint: hint(7, 9), Column: 1},
+		common.Binding{Key: k.Restore, Run: func() tea.Cmd { return p.openRestore(n) }, Write: true, Hint: hint(8, 0), Column: 1},
+		common.Binding{Key: k.CopyPath, Run: func() tea.Cmd { return p.copyRow(n, false) }, Hint: hint(10, 7), Column: 1},
+		common.Binding{Key: k.CopyID, Run: func() tea.Cmd { return p.copyRow(n, true) }, Hint: hint(0, 8), Column: 1},
+		common.Binding{Key: k.Back, Run: p.back, Column: 1},
+	)
+	bs = append(bs, p.folderWriteBindings(n, hint(9, 0))...)
+	if n.isFile() {
+		bs = append(bs, p.jobBindings(n)...)
+	}
+	return append(bs, common.Binding{Key: k.SequentialTrigger, Run: func() tea.Cmd { return p.sequenceOfMarked(n) }, Write: true, Column: 2})
+}
+
+// openRow opens a folder in place, or a file where it is handled.
+func (p *Pane) openRow(n *node) tea.Cmd {
+	if n.isFile() {
+		return p.openFile(n)
+	}
+	return p.open(n)
+}
+
+// toggleMark marks or unmarks a row (not the root) and moves on.
+func (p *Pane) toggleMark(n *node) {
+	if n.parent != nil {
+		p.tree.setMarked(n, !n.marked)
+		p.moveCursor(1)
+	}
+}
+
+// folderWriteBindings are new folder, rename and delete, which act on a
+// folder; newFolderHint is N's place in the hint bar.
+func (p *Pane) folderWriteBindings(n *node, newFolderHint int) common.Bindings {
+	k := p.ctx.Keys
+	notFolder := ""
+	if n.isFile() {
+		notFolder = "select a folder: " + n.name + " is a file"
+	}
+	return common.Bindings{
+		{Key: k.NewFolder, Run: func() tea.Cmd { return p.openNewFolder(n) }, Write: true, Disabled: notFolder, Hint: newFolderHint, Column: 2},
+		{Key: k.Rename, Run: func() tea.Cmd { return p.openRename(n) }, Write: true, Disabled: notFolder, Column: 2},
+		{Key: k.Delete, Run: func() tea.Cmd { return p.confirmDeleteFolder(n) }, Write: true, Disabled: notFolder, Column: 2},
+	}
+}
+
+// jobBindings are trigger and stop of the selected file, which only a job
+// or a workbook has.
+func (p *Pane) jobBindings(n *node) common.Bindings {
+	k := p.ctx.Keys
+	notJob := ""
+	if !n.file.Kind.Runnable() {
+		notJob = fmt.Sprintf("%s is a %s: only jobs and workbooks run", n.name, n.file.Kind)
+	}
+	return common.Bindings{
+		{Key: k.Trigger, Run: func() tea.Cmd {
+			forgetStates(n)
+			return common.Send(common.TriggerJobMsg{Ref: fileRef(n), Label: fileLabel(n)})
+		}, Write: true, Disabled: notJob, Hint: 5, Column: 2},
+		{Key: k.Stop, Run: func() tea.Cmd {
+			forgetStates(n)
+			return common.Send(common.StopJobMsg{Ref: fileRef(n), Label: fileLabel(n)})
+		}, Write: true, Disabled: notJob, Hint: 6, Column: 2},
+	}
+}
+
+// bindings are the permissions editor's keys.
+func (e *permEditor) bindings(p *Pane) common.Bindings {
+	k := e.ctx.Keys
+	if e.editingOwner {
+		return common.Bindings{{Key: k.Confirm, Hint: 1}, {Key: k.Back, Hint: 2}}
+	}
+	loaded := func(do func() tea.Cmd) func() tea.Cmd {
+		return func() tea.Cmd {
+			if !e.loaded {
+				return nil
+			}
+			return do()
+		}
+	}
+	right := key.NewBinding(key.WithKeys("right"))
+	return common.Bindings{
+		{Key: k.Up, Run: func() tea.Cmd { e.row = max(0, e.row-1); return nil }},
+		{Key: k.Down, Run: func() tea.Cmd { e.row = min(e.lastRow(), e.row+1); return nil }},
+		{Key: columnKeys(), Hint: 7},
+		{Key: k.Close, Run: func() tea.Cmd { e.col = max(0, e.col-1); return nil }, Column: common.NoHelp},
+		{Key: right, Run: func() tea.Cmd { e.col = min(len(flagNames)-1, e.col+1); return nil }, Column: common.NoHelp},
+		{Key: k.Refresh, Run: e.read},
+		{Key: k.Back, Help: "close", Run: func() tea.Cmd { p.closePermissions(); return nil }, Hint: 5},
+		{Key: k.Move, Hint: 6, Column: common.NoHelp},
+		{Key: k.Toggle, Help: "toggle the flag (writes)", Short: "toggle", Run: loaded(e.toggle), Write: true, Hint: 1, Column: 1},
+		{Key: editKey(k), Help: "edit the row (writes on save)", Short: "edit", Run: loaded(e.edit), Write: true, Hint: 2, Column: 1},
+		{Key: k.Add, Run: loaded(e.openAddGroup), Write: true, Hint: 3, Column: 1},
+		{Key: k.Delete, Run: loaded(e.confirmDelete), Write: true, Hint: 4, Column: 1},
+	}
+}
+
+// editKey is e and enter as they act in the editor: they open the row for
+// editing, and write only once that is confirmed.
+func editKey(k *common.KeyMap) key.Binding {
+	return key.NewBinding(key.WithKeys(append(k.Edit.Keys(), "enter")...), key.WithHelp("enter/e", "edit"))
+}
+
+// closePermissions closes the permissions panel, giving the tree its width.
+func (p *Pane) closePermissions() {
+	p.perms = nil
+	p.SetSize(p.width, p.height)
+}
