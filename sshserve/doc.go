@@ -8,4 +8,8 @@
 // It knows nothing of the console: Config.Program builds the model of a
 // session from what the session tells (user, read-only, terminal, size,
 // colour profile), and Config.Stop is the message that ends it cleanly.
+//
+// It is built on charm.land/wish/v2 as soft-serve is: a chain of
+// middlewares (session: key, limits, log; route: what the session asks
+// for) ends in wish's Bubble Tea middleware, which runs the program.
 package sshserve

@@ -12,9 +12,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	bm "charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/ssh"
-	"github.com/charmbracelet/wish"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -106,6 +107,10 @@ func Start(cfg Config) (*Server, error) {
 	s.srv, err = wish.NewServer(
 		wish.WithHostKeyPath(cfg.HostKeyPath),
 		wish.WithPublicKeyAuth(s.authorize),
+		// Composed inside out: a session is first checked and counted
+		// (session), then routed (route), and a console is run by wish's
+		// Bubble Tea middleware with the program of program.
+		wish.WithMiddleware(bm.MiddlewareWithProgramHandler(s.program), s.route, s.session),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("ssh: host key %s: %w", cfg.HostKeyPath, err)
@@ -115,7 +120,6 @@ func Start(cfg Config) (*Server, error) {
 	}
 	s.hostKey = gossh.FingerprintSHA256(s.srv.HostSigners[0].PublicKey())
 	s.srv.ConnCallback = s.admit
-	s.srv.Handler = s.serve
 	if s.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("ssh: %w", err)
 	}

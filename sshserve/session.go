@@ -1,7 +1,7 @@
 package sshserve
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,8 +12,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/ssh"
 )
 
 // liveSession is a running session: its program, once built, and the first
@@ -58,49 +58,124 @@ func (l *liveSession) outcome() (reason, notice string) {
 	return l.reason, l.notice
 }
 
-// serve is the handler of every session.
-func (s *Server) serve(sess ssh.Session) {
-	began := time.Now()
-	if gate, ok := sess.Context().Value(gateKey{}).(*connGate); ok {
-		gate.opened.Store(true)
+// served is a session as the handlers inside session see it: the key's
+// entry, the session's record, a window channel sized for the renderer and
+// a context that ends with the session.
+type served struct {
+	ssh.Session
+	entry Entry
+	live  *liveSession
+	log   *slog.Logger
+	input *activity
+
+	ctx   sessionContext
+	pty   ssh.Pty
+	winch chan ssh.Window
+	isPty bool
+
+	// Written by program, read by session once the program ended.
+	refused string      // why no program was built
+	quit    atomic.Bool // the program read a tea.QuitMsg: it ended as it meant to
+}
+
+func (sv *served) Context() ssh.Context { return sv.ctx }
+
+func (sv *served) Pty() (ssh.Pty, <-chan ssh.Window, bool) { return sv.pty, sv.winch, sv.isPty }
+
+// sessionContext is the connection's context (its values, user and key)
+// that ends with the session instead of the connection. Wish's Bubble Tea
+// middleware quits a program when its session's context ends, which would
+// race with, and cut short, the Stop message that cancels and cleans up
+// what the program was doing; a disconnect is told by watch instead.
+type sessionContext struct {
+	ssh.Context
+	done context.Context
+}
+
+func (c sessionContext) Done() <-chan struct{}       { return c.done.Done() }
+func (c sessionContext) Err() error                  { return c.done.Err() }
+func (c sessionContext) Deadline() (time.Time, bool) { return c.done.Deadline() }
+
+// session is the outermost middleware: it finds the key's entry, counts the
+// session against the limits, logs its start and end, and ends it with the
+// right status. A panic, in the handlers or while building the program,
+// ends this session only.
+func (s *Server) session(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		began := time.Now()
+		if gate, ok := sess.Context().Value(gateKey{}).(*connGate); ok {
+			gate.opened.Store(true)
+		}
+		from := sess.RemoteAddr().String()
+		// The key is looked up again from the one the connection proved:
+		// authorize may also have been asked about keys the client only offered.
+		var entry Entry
+		found := false
+		if key := sess.PublicKey(); key != nil {
+			entry, found = s.keys.lookup(key)
+		}
+		if !found {
+			s.log.Warn("ssh: session refused: key no longer authorized", "from", from)
+			refuse(sess, "this key is no longer authorized")
+			return
+		}
+		log := s.log.With("user", entry.User, "key", entry.Fingerprint, "comment", entry.Comment, "from", from)
+		l := &liveSession{stopMsg: s.cfg.Stop}
+		if err := s.enter(l); err != nil {
+			log.Warn("ssh: session refused", "why", err.Error())
+			refuse(sess, err.Error())
+			return
+		}
+		defer s.leave(l)
+
+		done, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		sv := &served{Session: sess, entry: entry, live: l, log: log, input: newActivity(sess),
+			ctx: sessionContext{Context: sess.Context(), done: done}}
+		pty, winch, isPty := sess.Pty()
+		if isPty {
+			pty.Window.Width, pty.Window.Height = clampSize(pty.Window)
+			sv.pty, sv.isPty, sv.winch = pty, true, make(chan ssh.Window, 1)
+			go forwardWindows(winch, sv.winch, done, func() { l.stop("the client disconnected", "") })
+			log.Info("ssh: session started", "read_only", entry.ReadOnly, "term", pty.Term,
+				"width", pty.Window.Width, "height", pty.Window.Height)
+		}
+		go s.watch(sess.Context(), l, sv.input, done.Done())
+
+		reason, code := s.handle(next, sv)
+		log.Info("ssh: session ended", "after", time.Since(began).Round(time.Millisecond).String(), "why", reason)
+		sess.Exit(code)
 	}
-	from := sess.RemoteAddr().String()
-	// The key is looked up again from the one the connection proved:
-	// authorize may also have been asked about keys the client only offered.
-	var entry Entry
-	found := false
-	if key := sess.PublicKey(); key != nil {
-		entry, found = s.keys.lookup(key)
-	}
-	if !found {
-		s.log.Warn("ssh: session refused: key no longer authorized", "from", from)
-		refuse(sess, "this key is no longer authorized")
-		return
-	}
-	log := s.log.With("user", entry.User, "key", entry.Fingerprint, "comment", entry.Comment, "from", from)
-	pty, winch, isPty := sess.Pty()
+}
+
+// handle runs the handlers inside session and says why the session ended.
+func (s *Server) handle(next ssh.Handler, sv *served) (reason string, code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			sv.log.Error("ssh: session panicked", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			reason, code = "panic", 1
+			fmt.Fprintln(sv.Stderr(), crashNotice)
+		}
+	}()
+	next(sv)
+	reason, notice := sv.live.outcome()
 	switch {
-	case !isPty:
-		log.Warn("ssh: session refused: no terminal")
-		refuse(sess, "the console needs a terminal: connect with ssh -t")
-		return
-	case sess.RawCommand() != "":
-		log.Warn("ssh: session refused: a command was given")
-		refuse(sess, "the console takes no command: connect without one")
-		return
+	case sv.refused != "":
+		return sv.refused, 1
+	case !sv.quit.Load():
+		// Bubble Tea caught a panic (or an error) and ended the program
+		// without its quit; the middleware does not pass the error on.
+		sv.log.Error("ssh: session panicked (the stack is on the server's standard error)")
+		fmt.Fprintln(sv.Stderr(), crashNotice)
+		return "panic", 1
 	}
-	l := &liveSession{stopMsg: s.cfg.Stop}
-	if err := s.enter(l); err != nil {
-		log.Warn("ssh: session refused", "why", err.Error())
-		refuse(sess, err.Error())
-		return
+	if notice != "" {
+		fmt.Fprintln(sv, notice)
 	}
-	defer s.leave(l)
-	log.Info("ssh: session started", "read_only", entry.ReadOnly, "term", pty.Term,
-		"width", pty.Window.Width, "height", pty.Window.Height)
-	reason, code := s.run(sess, l, entry, pty, winch, log)
-	log.Info("ssh: session ended", "after", time.Since(began).Round(time.Millisecond).String(), "why", reason)
-	sess.Exit(code)
+	if reason == "" {
+		reason = "quit"
+	}
+	return reason, 0
 }
 
 // refuse ends a session before any program ran, saying why.
@@ -109,70 +184,75 @@ func refuse(sess ssh.Session, why string) {
 	sess.Exit(1)
 }
 
-// run builds and runs the session's program until it ends, and returns why
-// it ended. A panic, in the program or here, ends this session only.
-func (s *Server) run(sess ssh.Session, l *liveSession, entry Entry, pty ssh.Pty, winch <-chan ssh.Window, log *slog.Logger) (reason string, code int) {
-	defer func() {
-		if r := recover(); r != nil {
-			log.Error("ssh: session panicked", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			reason, code = "panic", 1
-			fmt.Fprintln(sess.Stderr(), crashNotice)
+// route refuses what is not a console: a session without a terminal, or
+// one that asks for a command.
+func (s *Server) route(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		sv := sess.(*served)
+		switch {
+		case !sv.isPty:
+			sv.log.Warn("ssh: session refused: no terminal")
+			sv.refused = "refused: no terminal"
+			fmt.Fprintln(sess.Stderr(), "dapconsole: the console needs a terminal: connect with ssh -t")
+		case sess.RawCommand() != "":
+			sv.log.Warn("ssh: session refused: a command was given")
+			sv.refused = "refused: a command"
+			fmt.Fprintln(sess.Stderr(), "dapconsole: the console takes no command: connect without one")
+		default:
+			next(sess)
 		}
-	}()
-	env := clientEnviron(sess.Environ(), pty.Term)
+	}
+}
+
+// program builds the program of a console session, for wish's Bubble Tea
+// middleware to run; nil (after telling the person why) runs none.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	sv := sess.(*served)
+	env := clientEnviron(sess.Environ(), sv.pty.Term)
 	info := Session{
-		User: entry.User, ReadOnly: entry.ReadOnly, Key: entry,
+		User: sv.entry.User, ReadOnly: sv.entry.ReadOnly, Key: sv.entry,
 		RemoteAddr: sess.RemoteAddr().String(), Environ: env,
 		Profile: colorprofile.Env(env), NoColor: noColor(env),
+		Width: sv.pty.Window.Width, Height: sv.pty.Window.Height,
 	}
-	info.Width, info.Height = clampSize(pty.Window)
 	model, err := s.cfg.Program(info)
 	if err != nil {
 		fmt.Fprintln(sess.Stderr(), "dapconsole: "+err.Error())
-		return "refused: " + err.Error(), 1
+		sv.refused = "refused: " + err.Error()
+		return nil
 	}
-	input := newActivity(sess)
 	p := tea.NewProgram(model,
-		tea.WithInput(input), tea.WithOutput(sess),
+		tea.WithInput(sv.input), tea.WithOutput(sess),
 		tea.WithEnvironment(env), tea.WithColorProfile(info.Profile),
 		tea.WithWindowSize(info.Width, info.Height),
 		tea.WithoutSignalHandler(), // the server handles signals, for every session at once
+		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+			if _, ok := msg.(tea.QuitMsg); ok {
+				sv.quit.Store(true)
+			}
+			return msg
+		}),
 	)
-	ended := make(chan struct{})
-	defer close(ended)
-	go resizes(p, winch)
-	go s.watch(sess, l, input, ended)
-	l.started(p)
-	_, err = p.Run()
-	reason, notice := l.outcome()
-	if errors.Is(err, tea.ErrProgramPanic) {
-		log.Error("ssh: session panicked (the stack is on the server's standard error)", "err", err.Error())
-		fmt.Fprintln(sess.Stderr(), crashNotice)
-		return "panic", 1
-	}
-	if notice != "" {
-		fmt.Fprintln(sess, notice)
-	}
-	switch {
-	case reason != "":
-	case err != nil:
-		reason = err.Error()
-	default:
-		reason = "quit"
-	}
-	return reason, 0
+	sv.live.started(p)
+	return p
 }
 
 const crashNotice = "dapconsole: the console stopped on an internal error; it was logged, and other sessions go on."
 
-// resizes passes the client's window changes to the program. The channel
-// holds the pty's first size too, and closes when the session does; it must
-// be drained, or the session's requests would wait.
-func resizes(p *tea.Program, winch <-chan ssh.Window) {
-	for w := range winch {
-		width, height := clampSize(w)
-		p.Send(tea.WindowSizeMsg{Width: width, Height: height})
+// forwardWindows passes the client's window changes on, each clamped,
+// until the session is done; then it drops them. The client's channel holds
+// the pty's first size too and closes when the client closes the session
+// (which ends it, as a disconnect does); it must be drained, or the
+// session's requests would wait.
+func forwardWindows(in <-chan ssh.Window, out chan<- ssh.Window, done context.Context, closed func()) {
+	for w := range in {
+		w.Width, w.Height = clampSize(w)
+		select {
+		case out <- w:
+		case <-done.Done():
+		}
 	}
+	closed()
 }
 
 // Largest window a session is drawn for. The renderer keeps a cell buffer of
@@ -187,9 +267,9 @@ func clampSize(w ssh.Window) (width, height int) {
 	return min(max(w.Width, 0), maxWidth), min(max(w.Height, 0), maxHeight)
 }
 
-// watch stops the session when the client goes away or, with an idle
-// limit, when no key came for that long.
-func (s *Server) watch(sess ssh.Session, l *liveSession, input *activity, ended <-chan struct{}) {
+// watch stops the session when the client goes away (conn ends with the
+// connection) or, with an idle limit, when no key came for that long.
+func (s *Server) watch(conn context.Context, l *liveSession, input *activity, ended <-chan struct{}) {
 	var tick <-chan time.Time
 	if s.cfg.Idle > 0 {
 		t := time.NewTicker(min(max(s.cfg.Idle/10, 10*time.Millisecond), time.Minute))
@@ -200,7 +280,7 @@ func (s *Server) watch(sess ssh.Session, l *liveSession, input *activity, ended 
 		select {
 		case <-ended:
 			return
-		case <-sess.Context().Done():
+		case <-conn.Done():
 			l.stop("the client disconnected", "")
 			return
 		case <-tick:
