@@ -21,9 +21,11 @@ import (
 
 // Defaults of Config's limits.
 const (
-	DefaultMaxSessions = 32
-	DefaultPerMinute   = 20
-	DefaultLoginGrace  = time.Minute
+	DefaultMaxSessions   = 32
+	DefaultPerConnection = 4
+	DefaultPerMinute     = 20
+	DefaultLoginGrace    = time.Minute
+	DefaultKeysEvery     = 2 * time.Second
 )
 
 // Config is what Start needs.
@@ -36,6 +38,14 @@ type Config struct {
 	Idle        time.Duration // a session with no key pressed for this long ends (0: never)
 	PerMinute   int           // connections one address may open a minute (0: DefaultPerMinute)
 	LoginGrace  time.Duration // a connection with no session by then is closed (0: DefaultLoginGrace)
+	// PerConnection is how many sessions one connection may hold open at
+	// once (0: DefaultPerConnection); the next is refused. Without it one
+	// connection, past the per-address rate, could take every session.
+	PerConnection int
+	// KeysEvery is how often the keys file is read again for the sessions
+	// running: one whose key was removed or given another user or rights
+	// ends within about this long (0: DefaultKeysEvery).
+	KeysEvery time.Duration
 
 	Log *slog.Logger // nil: slog.Default()
 
@@ -76,6 +86,7 @@ type Server struct {
 	stopping bool
 	live     map[*liveSession]struct{}
 	handlers sync.WaitGroup
+	stopped  chan struct{} // closed by Shutdown: followKeys ends
 }
 
 // Start checks the configuration, generates the host key if absent, reads
@@ -93,7 +104,14 @@ func Start(cfg Config) (*Server, error) {
 	if cfg.LoginGrace <= 0 {
 		cfg.LoginGrace = DefaultLoginGrace
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, limit: newPerAddress(cfg.PerMinute), live: map[*liveSession]struct{}{}}
+	if cfg.PerConnection <= 0 {
+		cfg.PerConnection = DefaultPerConnection
+	}
+	if cfg.KeysEvery <= 0 {
+		cfg.KeysEvery = DefaultKeysEvery
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, limit: newPerAddress(cfg.PerMinute),
+		live: map[*liveSession]struct{}{}, stopped: make(chan struct{})}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -120,10 +138,12 @@ func Start(cfg Config) (*Server, error) {
 	}
 	s.hostKey = gossh.FingerprintSHA256(s.srv.HostSigners[0].PublicKey())
 	s.srv.ConnCallback = s.admit
+	s.srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.channel}
 	if s.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("ssh: %w", err)
 	}
 	go s.srv.Serve(s.listener)
+	go s.followKeys()
 	s.log.Info("ssh: listening", "addr", s.Addr(), "host_key", s.hostKey, "keys", s.keys.count())
 	return s, nil
 }
@@ -147,8 +167,12 @@ func (s *Server) Addr() string { return s.listener.Addr().String() }
 func (s *Server) HostKey() string { return s.hostKey }
 
 // connGate records whether a connection opened a session, so that one that
-// only holds a handshake open is closed after LoginGrace.
-type connGate struct{ opened atomic.Bool }
+// only holds a handshake open is closed after LoginGrace, and how many
+// session channels it holds open.
+type connGate struct {
+	opened   atomic.Bool
+	channels atomic.Int32
+}
 
 type gateKey struct{}
 
@@ -168,17 +192,72 @@ func (s *Server) admit(ctx ssh.Context, conn net.Conn) net.Conn {
 	return conn
 }
 
-// authorize is public-key authentication against the file as it is now.
-// It may be asked about keys the client only offers; the session looks its
-// key up again (see serve).
-func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
-	if changed, err := s.keys.refresh(); changed {
-		if err != nil {
-			s.log.Error("ssh: authorized keys unreadable: nobody may log in until they are fixed", "err", err)
-		} else {
-			s.log.Info("ssh: authorized keys read again", "keys", s.keys.count())
+// channel opens a session channel unless its connection already holds
+// PerConnection of them; the slot is free again once the channel closed.
+func (s *Server) channel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
+	gate, ok := ctx.Value(gateKey{}).(*connGate)
+	if !ok {
+		ch.Reject(gossh.ConnectionFailed, "no connection gate") // admit sets one on every connection
+		return
+	}
+	if int(gate.channels.Add(1)) > s.cfg.PerConnection {
+		gate.channels.Add(-1)
+		s.log.Warn("ssh: session refused: too many on one connection", "from", conn.RemoteAddr().String(), "max", s.cfg.PerConnection)
+		ch.Reject(gossh.ResourceShortage, fmt.Sprintf("at most %d sessions on one connection", s.cfg.PerConnection))
+		return
+	}
+	defer gate.channels.Add(-1)
+	ssh.DefaultSessionHandler(srv, conn, ch, ctx)
+}
+
+// refreshKeys reads the keys file again if it changed, and logs the outcome.
+func (s *Server) refreshKeys() (changed bool) {
+	changed, err := s.keys.refresh()
+	switch {
+	case !changed:
+	case err != nil:
+		s.log.Error("ssh: authorized keys unreadable: nobody may log in until they are fixed, and running sessions end", "err", err)
+	default:
+		s.log.Info("ssh: authorized keys read again", "keys", s.keys.count())
+	}
+	return changed
+}
+
+// followKeys reads the keys file every KeysEvery and ends each running
+// session whose key it no longer holds, or holds for another user or with
+// other rights. A file that no longer parses ends them all, as it lets
+// nobody in: failing open could keep a removed key alive.
+func (s *Server) followKeys() {
+	tick := time.NewTicker(s.cfg.KeysEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stopped:
+			return
+		case <-tick.C:
+		}
+		if !s.refreshKeys() {
+			continue
+		}
+		s.mu.Lock()
+		live := make([]*liveSession, 0, len(s.live))
+		for l := range s.live {
+			live = append(live, l)
+		}
+		s.mu.Unlock()
+		for _, l := range live {
+			if now, ok := s.keys.lookup(l.key); !ok || now.User != l.entry.User || now.ReadOnly != l.entry.ReadOnly {
+				l.stop("key removed or changed", "dapconsole: your key was removed from or changed in the server's keys file: the session was closed.")
+			}
 		}
 	}
+}
+
+// authorize is public-key authentication against the file as it is now.
+// It may be asked about keys the client only offers; the session looks its
+// key up again (see session).
+func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
+	s.refreshKeys()
 	if _, ok := s.keys.lookup(key); ok {
 		return true
 	}
@@ -191,6 +270,9 @@ func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 // whatever connections remain.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
+	if !s.stopping {
+		close(s.stopped)
+	}
 	s.stopping = true
 	live := make([]*liveSession, 0, len(s.live))
 	for l := range s.live {

@@ -367,6 +367,18 @@ func TestHostKeyMadeOnce(t *testing.T) {
 	}
 }
 
+// rewriteKeys replaces the keys file with lines, as editors save: a new
+// file renamed over the old one.
+func rewriteKeys(t *testing.T, path string, lines ...string) {
+	t.Helper()
+	if err := os.WriteFile(path+".new", []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestKeysFileFollowedWhileRunning: a person added to the file gets in
 // without a restart; removed, they no longer do.
 func TestKeysFileFollowedWhileRunning(t *testing.T) {
@@ -376,26 +388,98 @@ func TestKeysFileFollowedWhileRunning(t *testing.T) {
 	if _, err := sshtest.Dial(t, ts.Addr(), carol, sshtest.Options{}); err == nil {
 		t.Fatal("carol got in before she was in the file")
 	}
-	original, err := os.ReadFile(keysPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rewrite := func(body []byte) {
-		t.Helper()
-		if err := os.WriteFile(keysPath+".new", body, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(keysPath+".new", keysPath); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rewrite(append(original, carol.Line(`user="viewer"`, "carol")+"\n"...))
+	alice, bob := ts.alice.Line(`user="analyst",read-only`, "alice@laptop"), ts.bob.Line(`user="admin"`, "bob@desk")
+	rewriteKeys(t, keysPath, alice, bob, carol.Line(`user="viewer"`, "carol"))
 	ts.dial(t, carol, sshtest.Options{}).WaitForText("hello viewer")
-	rewrite(original)
+	rewriteKeys(t, keysPath, alice, bob)
 	if _, err := sshtest.Dial(t, ts.Addr(), carol, sshtest.Options{}); err == nil {
 		t.Fatal("carol still gets in after her line was removed")
 	}
 	if !strings.Contains(ts.log.String(), "authorized keys read again") {
 		t.Errorf("the log does not say the file was read again:\n%s", ts.log)
+	}
+}
+
+// TestRemovedOrChangedKeyEndsItsSessions: a key taken out of the file, or
+// given other rights there, ends its running sessions within KeysEvery,
+// each with a notice; sessions whose line kept its meaning (a new comment
+// aside) go on.
+func TestRemovedOrChangedKeyEndsItsSessions(t *testing.T) {
+	var keysPath string
+	ts := start(t, func(c *Config) { keysPath = c.AuthorizedKeysPath; c.KeysEvery = 20 * time.Millisecond })
+	carol, dave, erin := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
+	alice := ts.alice.Line(`user="analyst",read-only`, "alice@laptop")
+	rewriteKeys(t, keysPath, alice, ts.bob.Line(`user="admin"`, "bob@desk"),
+		carol.Line(`user="viewer"`, "carol"), dave.Line(`user="viewer"`, "dave"), erin.Line(`user="viewer"`, "erin"))
+	terms := map[string]*sshtest.Terminal{}
+	for name, key := range map[string]sshtest.Key{"alice": ts.alice, "bob": ts.bob, "carol": carol, "dave": dave, "erin": erin} {
+		terms[name] = ts.dial(t, key, sshtest.Options{})
+		terms[name].WaitForText("hello ")
+	}
+	// carol removed, dave read-only now, erin another user; bob's comment
+	// changed and his line moved; alice's line as it was.
+	rewriteKeys(t, keysPath, dave.Line(`user="viewer",read-only`, "dave"), erin.Line(`user="admin"`, "erin"),
+		alice, ts.bob.Line(`user="admin"`, "bob@laptop"))
+	for _, name := range []string{"carol", "dave", "erin"} {
+		if err := terms[name].Ended(); err != nil {
+			t.Errorf("%s's session ended with %v", name, err)
+		}
+		if !strings.Contains(terms[name].Raw(), "your key was removed from or changed") {
+			t.Errorf("%s got no notice: %q", name, terms[name].Raw())
+		}
+	}
+	for _, name := range []string{"alice", "bob"} {
+		terms[name].Type("k")
+		terms[name].WaitForText("typed [k]")
+	}
+	if n := strings.Count(ts.log.String(), `why="key removed or changed"`); n != 3 {
+		t.Errorf("the log has %d sessions ended for their key, want 3:\n%s", n, ts.log)
+	}
+}
+
+// TestSessionsPerConnectionAreCapped: one connection holds at most
+// PerConnection sessions at once, so one key cannot take every session over
+// a single connection, past the per-address rate; a closed session frees
+// its slot, and other connections still get in.
+func TestSessionsPerConnectionAreCapped(t *testing.T) {
+	ts := start(t, nil)
+	client, err := sshtest.Connect(ts.Addr(), ts.bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	var open []*sshtest.Terminal
+	for i := range DefaultPerConnection {
+		term, err := sshtest.Open(t, client, sshtest.Options{})
+		if err != nil {
+			t.Fatalf("session %d: %v", i+1, err)
+		}
+		term.WaitForText("hello admin")
+		open = append(open, term)
+	}
+	want := fmt.Sprintf("at most %d sessions on one connection", DefaultPerConnection)
+	if _, err := sshtest.Open(t, client, sshtest.Options{}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("session %d on one connection: %v; want it refused with %q", DefaultPerConnection+1, err, want)
+	}
+	ts.dial(t, ts.alice, sshtest.Options{}).WaitForText("hello analyst")
+	open[0].Type("q")
+	if err := open[0].Ended(); err != nil {
+		t.Fatal(err)
+	}
+	// The slot is free once both sides closed the channel.
+	deadline := time.Now().Add(sshtest.Wait)
+	for {
+		term, err := sshtest.Open(t, client, sshtest.Options{})
+		if err == nil {
+			term.WaitForText("hello admin")
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the slot of a closed session was not freed: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(ts.log.String(), "too many on one connection") {
+		t.Errorf("the log does not say why:\n%s", ts.log)
 	}
 }

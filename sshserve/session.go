@@ -14,12 +14,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"github.com/charmbracelet/colorprofile"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // liveSession is a running session: its program, once built, and the first
 // reason it was asked to stop.
 type liveSession struct {
 	stopMsg tea.Msg
+	key     gossh.PublicKey // the key the connection proved
+	entry   Entry           // its line when the session began
 
 	mu      sync.Mutex
 	program *tea.Program
@@ -111,7 +114,8 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 		// authorize may also have been asked about keys the client only offered.
 		var entry Entry
 		found := false
-		if key := sess.PublicKey(); key != nil {
+		key := sess.PublicKey()
+		if key != nil {
 			entry, found = s.keys.lookup(key)
 		}
 		if !found {
@@ -120,7 +124,7 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 			return
 		}
 		log := s.log.With("user", entry.User, "key", entry.Fingerprint, "comment", entry.Comment, "from", from)
-		l := &liveSession{stopMsg: s.cfg.Stop}
+		l := &liveSession{stopMsg: s.cfg.Stop, key: key, entry: entry}
 		if err := s.enter(l); err != nil {
 			log.Warn("ssh: session refused", "why", err.Error())
 			refuse(sess, err.Error())

@@ -168,7 +168,7 @@ func (s *Screen) WaitForText(texts ...string) string {
 // Terminal is one SSH session drawn on a Screen.
 type Terminal struct {
 	*Screen
-	client  *gossh.Client
+	client  *gossh.Client // nil when the connection is not the terminal's own
 	session *gossh.Session
 	stdin   io.WriteCloser
 
@@ -178,23 +178,42 @@ type Terminal struct {
 	exit   error
 }
 
-// Dial connects to addr with key. It returns the error of the handshake (a
-// refused key) instead of failing, so tests can expect one.
+// Dial connects to addr with key and opens a session on the connection. It
+// returns the error of the handshake (a refused key) instead of failing, so
+// tests can expect one. Closing the terminal closes the connection too.
 func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 	t.Helper()
+	client, err := Connect(addr, key)
+	if err != nil {
+		return nil, err
+	}
+	term, err := Open(t, client, opts)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	term.client = client
+	return term, nil
+}
+
+// Connect opens a connection to addr with key, on which Open opens sessions.
+func Connect(addr string, key Key) (*gossh.Client, error) {
 	cfg := &gossh.ClientConfig{
 		User:            "anyone",
 		Auth:            []gossh.AuthMethod{gossh.PublicKeys(key.Signer)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), // a test server's key made a moment ago
 		Timeout:         Wait,
 	}
-	client, err := gossh.Dial("tcp", addr, cfg)
-	if err != nil {
-		return nil, err
-	}
+	return gossh.Dial("tcp", addr, cfg)
+}
+
+// Open opens a session on client, with a pty unless opts say otherwise,
+// and starts its shell or command. Closing the terminal leaves the
+// connection open.
+func Open(t testing.TB, client *gossh.Client, opts Options) (*Terminal, error) {
+	t.Helper()
 	session, err := client.NewSession()
 	if err != nil {
-		client.Close()
 		return nil, err
 	}
 	if opts.Width == 0 {
@@ -206,7 +225,7 @@ func Dial(t testing.TB, addr string, key Key, opts Options) (*Terminal, error) {
 	if opts.Term == "" {
 		opts.Term = "xterm-256color"
 	}
-	term := &Terminal{Screen: NewScreen(t, min(opts.Width, maxScreen), min(opts.Height, maxScreen)), client: client, session: session, ended: make(chan struct{})}
+	term := &Terminal{Screen: NewScreen(t, min(opts.Width, maxScreen), min(opts.Height, maxScreen)), session: session, ended: make(chan struct{})}
 	t.Cleanup(term.Close)
 	for _, kv := range opts.Env {
 		name, value, _ := strings.Cut(kv, "=")
@@ -296,9 +315,11 @@ func (term *Terminal) Ended() error {
 	return term.exit
 }
 
-// Close ends the session and the connection.
+// Close ends the session, and the connection if Dial opened it.
 func (term *Terminal) Close() {
 	term.session.Close()
-	term.client.Close()
+	if term.client != nil {
+		term.client.Close()
+	}
 	term.Screen.Close()
 }
