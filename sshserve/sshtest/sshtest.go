@@ -23,7 +23,9 @@ import (
 const maxScreen = 200
 
 // Wait is how long Terminal.WaitFor waits for a screen before failing.
-const Wait = 15 * time.Second
+// Under the race detector on a loaded 2-core machine a backup of the whole
+// demo platform alone takes over 20 s.
+const Wait = 45 * time.Second
 
 // Key is a new ed25519 key: its signer, and its line for an
 // authorized_keys file with the given options.
