@@ -62,7 +62,7 @@ func parseSSHFlags(args []string) (sshFlags, error) {
 	fs.StringVar(&f.server, "server", "", "base URL of the platform the sessions use")
 	fs.BoolVar(&f.demo, "demo", false, "serve the embedded platform with demo data; each key logs in as the demo user it names (admin, analyst, viewer)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "every session read-only, whatever its key says")
-	fs.StringVar(&f.files, "files", "", "directory of the people's backup and restore ZIPs on this host, one DIR/USER each that their paths cannot leave (default: files beside the host key)")
+	fs.StringVar(&f.files, "files", "", "directory of the people's backup and restore ZIPs on this host, one DIR/USER each that their paths cannot leave, which their sftp and scp reach (default: files beside the host key)")
 	fs.IntVar(&f.ssh.MaxSessions, "max-sessions", sshserve.DefaultMaxSessions, "sessions at once; the next is told the server is busy")
 	fs.DurationVar(&f.ssh.Idle, "idle", 30*time.Minute, "a session with no key pressed for this long is closed (0: never)")
 	fs.IntVar(&f.ssh.PerMinute, "per-ip", sshserve.DefaultPerMinute, "connections one address may open a minute")
@@ -123,6 +123,8 @@ func startTeam(f sshFlags, log *slog.Logger) (*team, error) {
 	}
 	cfg := f.ssh
 	cfg.Log = log
+	cfg.ReadOnly = f.readOnly
+	cfg.Files = t.filesOf
 	cfg.Program = t.console
 	cfg.Stop = ui.StopMsg{}
 	var err error
@@ -177,7 +179,7 @@ func (t *team) filesOf(user string) (*os.Root, error) {
 // host's keyring entry for that user if there is one, else it opens the
 // login screen, whose password stays in this session's memory.
 func (t *team) console(s sshserve.Session) (tea.Model, error) {
-	readOnly := s.ReadOnly || t.flags.readOnly
+	readOnly := s.ReadOnly // the key's, or --read-only
 	ctx := common.NewContext(nil, t.server, s.User, "ssh", readOnly)
 	ctx.Styles = theme.New(true, s.NoColor)
 	ctx.Served = true

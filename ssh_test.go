@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/pkg/sftp"
 	"github.com/zalando/go-keyring"
 
 	"github.com/dapconsole/dapconsole/credentials"
@@ -117,8 +118,9 @@ func TestSSHUnknownKeyRefused(t *testing.T) {
 }
 
 // TestSSHFilesStayInTheUsersDirectory: a backup over SSH lands in the
-// user's own directory on the host; a path out of it (.., absolute) is
-// refused by the form, and nothing is written there.
+// user's own directory on the host, where that user's key fetches it with
+// sftp and no other user's can; a path out of it (.., absolute) is refused
+// by the form, and nothing is written there.
 func TestSSHFilesStayInTheUsersDirectory(t *testing.T) {
 	p := newPeople(t)
 	running, _ := startSSHDemo(t, p, nil)
@@ -145,6 +147,39 @@ func TestSSHFilesStayInTheUsersDirectory(t *testing.T) {
 			t.Errorf("%s was written", escaped)
 		}
 	}
+	// The backup is fetched with sftp by the same user's key; another
+	// user's key sees its own, empty, directory.
+	if got := sftpRead(t, running, p.admin, "mine.zip"); int64(len(got)) != info.Size() {
+		t.Errorf("sftp fetched %d bytes, want %d", len(got), info.Size())
+	}
+	if got := sftpRead(t, running, p.viewer, "/../admin/mine.zip"); got != nil {
+		t.Errorf("the viewer fetched admin's backup (%d bytes)", len(got))
+	}
+}
+
+// sftpRead is the file name read over sftp with key; nil when refused.
+func sftpRead(t *testing.T, running *team, key sshtest.Key, name string) []byte {
+	t.Helper()
+	conn, err := sshtest.Connect(running.ssh.Addr(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	client, err := sftp.NewClient(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	f, err := client.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	body, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
 }
 
 // TestSSHRunsNoEditor: e (edit a connection in $EDITOR) would start a

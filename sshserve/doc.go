@@ -9,7 +9,11 @@
 // session from what the session tells (user, read-only, terminal, size,
 // colour profile), and Config.Stop is the message that ends it cleanly.
 //
+// Besides the program, sftp and scp of the directory Config.Files gives the
+// key's user are served, confined to it by an os.Root (files.go).
+//
 // It is built on charm.land/wish/v2 as soft-serve is: a chain of
 // middlewares (session: key, limits, log; route: what the session asks
-// for) ends in wish's Bubble Tea middleware, which runs the program.
+// for: sftp, wish's scp middleware, or the console) ends in wish's Bubble
+// Tea middleware, which runs the program.
 package sshserve

@@ -47,6 +47,13 @@ type Config struct {
 	// ends within about this long (0: DefaultKeysEvery).
 	KeysEvery time.Duration
 
+	ReadOnly bool // every session read-only, whatever its key says
+
+	// Files is the directory of user's files on this host, which scp and
+	// sftp sessions of that user's keys reach (read-only keys only fetch);
+	// nil serves no file transfer.
+	Files func(user string) (*os.Root, error)
+
 	Log *slog.Logger // nil: slog.Default()
 
 	// Program builds the model of a new session; an error is shown to the
@@ -60,7 +67,7 @@ type Config struct {
 // Session is what a program learns of the person it serves.
 type Session struct {
 	User     string // the platform user of the key (user="NAME")
-	ReadOnly bool   // the key's read-only option
+	ReadOnly bool   // the key's read-only option, or Config.ReadOnly
 	Key      Entry
 
 	RemoteAddr string
@@ -139,6 +146,9 @@ func Start(cfg Config) (*Server, error) {
 	s.hostKey = gossh.FingerprintSHA256(s.srv.HostSigners[0].PublicKey())
 	s.srv.ConnCallback = s.admit
 	s.srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.channel}
+	// sftp is a subsystem, which the server hands to its own handler: it
+	// goes through the same middlewares, and route serves it.
+	s.srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{"sftp": ssh.SubsystemHandler(s.srv.Handler)}
 	if s.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("ssh: %w", err)
 	}

@@ -13,45 +13,46 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
+	"charm.land/wish/v2/scp"
 	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// liveSession is a running session: its program, once built, and the first
-// reason it was asked to stop.
+// liveSession is a running session: how to stop it once it runs, and the
+// first reason it was asked to stop.
 type liveSession struct {
 	stopMsg tea.Msg
 	key     gossh.PublicKey // the key the connection proved
 	entry   Entry           // its line when the session began
 
-	mu      sync.Mutex
-	program *tea.Program
-	reason  string // for the log
-	notice  string // the line the person reads after the program ended
+	mu     sync.Mutex
+	end    func() // asks what runs to end: a program's Stop, a transfer's close
+	reason string // for the log
+	notice string // the line the person reads after the program ended
 }
 
-// stop asks the program to end as its own quit would; the first reason wins.
+// stop asks the session to end; the first reason wins.
 func (l *liveSession) stop(reason, notice string) {
 	l.mu.Lock()
 	if l.reason == "" {
 		l.reason, l.notice = reason, notice
 	}
-	p := l.program
+	end := l.end
 	l.mu.Unlock()
-	if p != nil {
-		go p.Send(l.stopMsg) // returns once the program reads it or has ended
+	if end != nil {
+		go end() // a program's Send returns once it reads the Stop or has ended
 	}
 }
 
-// started hands over the program; a stop asked for before it existed is
-// passed on now.
-func (l *liveSession) started(p *tea.Program) {
+// onStop says how to end what now runs; a stop asked for before is passed
+// on now.
+func (l *liveSession) onStop(end func()) {
 	l.mu.Lock()
-	l.program = p
+	l.end = end
 	asked := l.reason != ""
 	l.mu.Unlock()
 	if asked {
-		go p.Send(l.stopMsg)
+		go end()
 	}
 }
 
@@ -66,22 +67,47 @@ func (l *liveSession) outcome() (reason, notice string) {
 // a context that ends with the session.
 type served struct {
 	ssh.Session
-	entry Entry
-	live  *liveSession
-	log   *slog.Logger
-	input *activity
+	entry    Entry
+	readOnly bool // the key's read-only option, or Config.ReadOnly
+	live     *liveSession
+	log      *slog.Logger
+	input    *activity
 
 	ctx   sessionContext
 	pty   ssh.Pty
 	winch chan ssh.Window
 	isPty bool
 
-	// Written by program, read by session once the program ended.
-	refused string      // why no program was built
-	quit    atomic.Bool // the program read a tea.QuitMsg: it ended as it meant to
+	files    *userFiles // a file transfer's directory
+	transfer bool       // a file transfer: bytes either way count as activity
+
+	// Set by the handlers inside session when they decide how it ends; a
+	// console's is decided by its program.
+	ended string
+	code  int
+	quit  atomic.Bool // the program read a tea.QuitMsg: it ended as it meant to
 }
 
 func (sv *served) Context() ssh.Context { return sv.ctx }
+
+func (sv *served) Read(p []byte) (int, error) { return sv.input.Read(p) }
+
+func (sv *served) Write(p []byte) (int, error) {
+	if sv.transfer {
+		sv.input.touch()
+	}
+	return sv.Session.Write(p)
+}
+
+// end records why the session ends and its exit status.
+func (sv *served) end(reason string, code int) { sv.ended, sv.code = reason, code }
+
+// refuse tells the person why nothing is served, and logs it.
+func (sv *served) refuse(why, reason string) {
+	sv.log.Warn("ssh: session refused", "why", why)
+	fmt.Fprintln(sv.Stderr(), "dapconsole: "+why)
+	sv.end(reason, 1)
+}
 
 func (sv *served) Pty() (ssh.Pty, <-chan ssh.Window, bool) { return sv.pty, sv.winch, sv.isPty }
 
@@ -134,14 +160,14 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 
 		done, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		sv := &served{Session: sess, entry: entry, live: l, log: log, input: newActivity(sess),
+		sv := &served{Session: sess, entry: entry, readOnly: entry.ReadOnly || s.cfg.ReadOnly, live: l, log: log, input: newActivity(sess),
 			ctx: sessionContext{Context: sess.Context(), done: done}}
 		pty, winch, isPty := sess.Pty()
 		if isPty {
 			pty.Window.Width, pty.Window.Height = clampSize(pty.Window)
 			sv.pty, sv.isPty, sv.winch = pty, true, make(chan ssh.Window, 1)
 			go forwardWindows(winch, sv.winch, done, func() { l.stop("the client disconnected", "") })
-			log.Info("ssh: session started", "read_only", entry.ReadOnly, "term", pty.Term,
+			log.Info("ssh: session started", "read_only", sv.readOnly, "term", pty.Term,
 				"width", pty.Window.Width, "height", pty.Window.Height)
 		}
 		go s.watch(sess.Context(), l, sv.input, done.Done())
@@ -162,11 +188,11 @@ func (s *Server) handle(next ssh.Handler, sv *served) (reason string, code int) 
 		}
 	}()
 	next(sv)
+	if sv.ended != "" {
+		return sv.ended, sv.code
+	}
 	reason, notice := sv.live.outcome()
-	switch {
-	case sv.refused != "":
-		return sv.refused, 1
-	case !sv.quit.Load():
+	if !sv.quit.Load() {
 		// Bubble Tea caught a panic (or an error) and ended the program
 		// without its quit; the middleware does not pass the error on.
 		sv.log.Error("ssh: session panicked (the stack is on the server's standard error)")
@@ -188,20 +214,21 @@ func refuse(sess ssh.Session, why string) {
 	sess.Exit(1)
 }
 
-// route refuses what is not a console: a session without a terminal, or
-// one that asks for a command.
+// route sends a session where it asks to go: sftp, scp, or the console
+// (which needs a terminal and takes no command).
 func (s *Server) route(next ssh.Handler) ssh.Handler {
+	copyFiles := scp.Middleware(scpFiles{}, scpFiles{})(func(ssh.Session) {})
 	return func(sess ssh.Session) {
 		sv := sess.(*served)
 		switch {
-		case !sv.isPty:
-			sv.log.Warn("ssh: session refused: no terminal")
-			sv.refused = "refused: no terminal"
-			fmt.Fprintln(sess.Stderr(), "dapconsole: the console needs a terminal: connect with ssh -t")
+		case sess.Subsystem() == "sftp":
+			s.transfer(sv, "sftp", serveSFTP)
+		case scp.GetInfo(sess.Command()).Ok:
+			s.transfer(sv, "scp", func(sv *served) error { copyFiles(sv); return nil })
 		case sess.RawCommand() != "":
-			sv.log.Warn("ssh: session refused: a command was given")
-			sv.refused = "refused: a command"
-			fmt.Fprintln(sess.Stderr(), "dapconsole: the console takes no command: connect without one")
+			sv.refuse("the console takes no command (files: scp or sftp): connect without one", "refused: a command")
+		case !sv.isPty:
+			sv.refuse("the console needs a terminal: connect with ssh -t", "refused: no terminal")
 		default:
 			next(sess)
 		}
@@ -214,19 +241,18 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	sv := sess.(*served)
 	env := clientEnviron(sess.Environ(), sv.pty.Term)
 	info := Session{
-		User: sv.entry.User, ReadOnly: sv.entry.ReadOnly, Key: sv.entry,
+		User: sv.entry.User, ReadOnly: sv.readOnly, Key: sv.entry,
 		RemoteAddr: sess.RemoteAddr().String(), Environ: env,
 		Profile: colorprofile.Env(env), NoColor: noColor(env),
 		Width: sv.pty.Window.Width, Height: sv.pty.Window.Height,
 	}
 	model, err := s.cfg.Program(info)
 	if err != nil {
-		fmt.Fprintln(sess.Stderr(), "dapconsole: "+err.Error())
-		sv.refused = "refused: " + err.Error()
+		sv.refuse(err.Error(), "refused: "+err.Error())
 		return nil
 	}
 	p := tea.NewProgram(model,
-		tea.WithInput(sv.input), tea.WithOutput(sess),
+		tea.WithInput(sv), tea.WithOutput(sess),
 		tea.WithEnvironment(env), tea.WithColorProfile(info.Profile),
 		tea.WithWindowSize(info.Width, info.Height),
 		tea.WithoutSignalHandler(), // the server handles signals, for every session at once
@@ -237,7 +263,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 			return msg
 		}),
 	)
-	sv.live.started(p)
+	sv.live.onStop(func() { p.Send(s.cfg.Stop) })
 	return p
 }
 
@@ -315,6 +341,9 @@ func (a *activity) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// touch notes activity other than input: a transfer's bytes sent.
+func (a *activity) touch() { a.last.Store(time.Now().UnixNano()) }
 
 func (a *activity) idleFor() time.Duration { return time.Since(time.Unix(0, a.last.Load())) }
 

@@ -1,0 +1,254 @@
+package sshserve
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"charm.land/ssh"
+	"charm.land/wish/v2/scp"
+	"github.com/pkg/sftp"
+)
+
+// Files over SSH: scp and sftp sessions reach the directory Config.Files
+// gives the key's user, the one the console writes backups to and reads
+// restores from. Every access goes through that directory's *os.Root, so no
+// path leaves it: not "..", not an absolute path, not a symbolic link that
+// points out (the root refuses to follow it). Wish's own file-system
+// handler checks paths before it opens them, which a link swapped in
+// between would defeat.
+
+// userFiles is one session's directory and what its key may do there.
+type userFiles struct {
+	root     *os.Root
+	readOnly bool                    // a read-only key fetches, never sends
+	read     scp.CopyToClientHandler // wish's, over the root's fs.FS
+}
+
+var (
+	errReadOnly = errors.New("a read-only key may fetch files, not send, rename or remove them")
+	errOutside  = errors.New("outside your files directory")
+)
+
+// local is name as a path inside the root, or errOutside.
+func local(name string) (string, error) {
+	name = filepath.Clean(name)
+	if !filepath.IsLocal(name) {
+		return "", fmt.Errorf("%q: %w", name, errOutside)
+	}
+	return name, nil
+}
+
+// transfer serves a file session: scp or sftp, with no terminal (a pty
+// would rewrite the bytes' line ends).
+func (s *Server) transfer(sv *served, kind string, serve func(*served) error) {
+	switch {
+	case s.cfg.Files == nil:
+		sv.refuse("file transfer is not served here", "refused: "+kind+" not served")
+		return
+	case sv.isPty:
+		sv.refuse(kind+" takes no terminal", "refused: "+kind+" with a terminal")
+		return
+	}
+	root, err := s.cfg.Files(sv.entry.User)
+	if err != nil {
+		sv.refuse(err.Error(), "refused: "+err.Error())
+		return
+	}
+	sv.files = &userFiles{root: root, readOnly: sv.readOnly, read: scp.NewFSReadHandler(root.FS())}
+	sv.transfer = true
+	sv.log.Info("ssh: file transfer started", "kind", kind, "read_only", sv.readOnly)
+	sv.live.onStop(func() { sv.Close() })
+	err = serve(sv)
+	reason, _ := sv.live.outcome()
+	switch {
+	case reason != "":
+		sv.end(reason, 1)
+	case err != nil:
+		sv.end(kind+": "+err.Error(), 1)
+	default:
+		sv.end(kind+" done", 0)
+	}
+}
+
+// serveSFTP runs an SFTP server over the session, whose "/" is the
+// directory.
+func serveSFTP(sv *served) error {
+	h := sftpFiles{sv.files}
+	server := sftp.NewRequestServer(sv, sftp.Handlers{FileGet: h, FilePut: h, FileCmd: h, FileList: h})
+	defer server.Close()
+	if err := server.Serve(); !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+// scpFiles serves wish's scp middleware in the session's directory.
+type scpFiles struct{}
+
+func filesOf(s ssh.Session) *userFiles { return s.(*served).files }
+
+func (scpFiles) Glob(s ssh.Session, pattern string) ([]string, error) {
+	return filesOf(s).read.Glob(s, pattern)
+}
+
+func (scpFiles) WalkDir(s ssh.Session, name string, fn fs.WalkDirFunc) error {
+	return filesOf(s).read.WalkDir(s, name, fn)
+}
+
+func (scpFiles) NewDirEntry(s ssh.Session, name string) (*scp.DirEntry, error) {
+	return filesOf(s).read.NewDirEntry(s, name)
+}
+
+func (scpFiles) NewFileEntry(s ssh.Session, name string) (*scp.FileEntry, func() error, error) {
+	return filesOf(s).read.NewFileEntry(s, name)
+}
+
+func (scpFiles) Mkdir(s ssh.Session, entry *scp.DirEntry) error {
+	f := filesOf(s)
+	if f.readOnly {
+		return errReadOnly
+	}
+	name, err := local(entry.Filepath)
+	if err != nil {
+		return err
+	}
+	return f.root.Mkdir(name, 0o700)
+}
+
+// Write writes a file sent with scp. scp names the target and then each
+// file; a target that is not a directory is the file's new name.
+func (scpFiles) Write(s ssh.Session, entry *scp.FileEntry) (int64, error) {
+	f := filesOf(s)
+	if f.readOnly {
+		return 0, errReadOnly
+	}
+	name, err := local(entry.Filepath)
+	if err != nil {
+		return 0, err
+	}
+	if dir := filepath.Dir(name); dir != "." {
+		if info, err := f.root.Stat(dir); err != nil || !info.IsDir() {
+			name = dir
+		}
+	}
+	out, err := f.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	written, err := io.Copy(out, entry.Reader)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return written, err
+}
+
+// sftpFiles serves pkg/sftp's request server in the session's directory.
+type sftpFiles struct{ *userFiles }
+
+// name is the request's path inside the root: the server hands clean
+// absolute paths, whose "/" is the directory itself.
+func (f sftpFiles) name(p string) (string, error) {
+	rel := strings.TrimPrefix(path.Clean("/"+p), "/")
+	if rel == "" {
+		return ".", nil
+	}
+	return local(rel)
+}
+
+func (f sftpFiles) Fileread(r *sftp.Request) (io.ReaderAt, error) {
+	name, err := f.name(r.Filepath)
+	if err != nil {
+		return nil, err
+	}
+	return f.root.Open(name)
+}
+
+func (f sftpFiles) Filewrite(r *sftp.Request) (io.WriterAt, error) {
+	if f.readOnly {
+		return nil, errReadOnly
+	}
+	name, err := f.name(r.Filepath)
+	if err != nil {
+		return nil, err
+	}
+	flags, pflags := os.O_WRONLY, r.Pflags()
+	if pflags.Creat {
+		flags |= os.O_CREATE
+	}
+	if pflags.Trunc {
+		flags |= os.O_TRUNC
+	}
+	if pflags.Excl {
+		flags |= os.O_EXCL
+	}
+	return f.root.OpenFile(name, flags, 0o600)
+}
+
+func (f sftpFiles) Filecmd(r *sftp.Request) error {
+	if f.readOnly {
+		return errReadOnly
+	}
+	name, err := f.name(r.Filepath)
+	if err != nil {
+		return err
+	}
+	switch r.Method {
+	case "Setstat":
+		return nil // modes and times are not kept: files stay their owner's only
+	case "Rename":
+		target, err := f.name(r.Target)
+		if err != nil {
+			return err
+		}
+		return f.root.Rename(name, target)
+	case "Rmdir", "Remove":
+		return f.root.Remove(name)
+	case "Mkdir":
+		return f.root.Mkdir(name, 0o700)
+	}
+	return sftp.ErrSSHFxOpUnsupported // links: one could point out of the directory
+}
+
+func (f sftpFiles) Filelist(r *sftp.Request) (sftp.ListerAt, error) {
+	name, err := f.name(r.Filepath)
+	if err != nil {
+		return nil, err
+	}
+	switch r.Method {
+	case "List":
+		dir, err := f.root.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer dir.Close()
+		infos, err := dir.Readdir(-1)
+		return listerAt(infos), err
+	case "Stat":
+		info, err := f.root.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		return listerAt{info}, nil
+	}
+	return nil, sftp.ErrSSHFxOpUnsupported
+}
+
+// listerAt hands a listing to the request server a page at a time.
+type listerAt []os.FileInfo
+
+func (l listerAt) ListAt(page []os.FileInfo, offset int64) (int, error) {
+	if offset >= int64(len(l)) {
+		return 0, io.EOF
+	}
+	n := copy(page, l[offset:])
+	if n < len(page) {
+		return n, io.EOF
+	}
+	return n, nil
+}
