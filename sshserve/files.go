@@ -81,7 +81,8 @@ func (s *Server) transfer(sv *served, kind string, serve func(*served) error) {
 func serveSFTP(sv *served) error {
 	h := sftpFiles{sv.files}
 	server := sftp.NewRequestServer(sv, sftp.Handlers{FileGet: h, FilePut: h, FileCmd: h, FileList: h})
-	defer server.Close()
+	// Not server.Close: it would close the channel before session sends
+	// the exit status, and OpenSSH's scp then fails a finished copy.
 	if err := server.Serve(); !errors.Is(err, io.EOF) {
 		return err
 	}
