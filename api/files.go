@@ -28,37 +28,108 @@ func unsupported(err error) error {
 	return err
 }
 
-// kindListPaths are the per-kind list endpoints: the spec's connections
-// list and the real platform's lists of the other kinds. Data links have
-// their own list on the embedded server (the real platform counts them
-// among its import jobs).
+// kindListPaths are the per-kind list and read endpoints: the spec's
+// connections list and the real platform's lists of the other kinds.
+// Import jobs, data links and file uploads share one, the import-job
+// family's, and are told apart by their paths' extensions.
 var kindListPaths = map[model.Kind]string{
 	model.KindConnection:  connectionsPath,
-	model.KindImportJob:   "/rest/import-job",
-	model.KindDataLink:    "/rest/data-link",
+	model.KindImportJob:   importJobsPath,
+	model.KindDataLink:    importJobsPath,
+	model.KindFileUpload:  importJobsPath,
 	model.KindWorkbook:    "/rest/workbook",
-	model.KindExportJob:   "/rest/export-jobs",
+	model.KindExportJob:   "/rest/export-job",
 	model.KindInfographic: "/rest/infographics",
 }
 
+const importJobsPath = "/rest/import-job"
+
 // ListedKinds are the kinds FilesOfKind can list, in the order a console
 // shows them.
-var ListedKinds = []model.Kind{model.KindConnection, model.KindImportJob, model.KindDataLink,
+var ListedKinds = []model.Kind{model.KindConnection, model.KindImportJob, model.KindDataLink, model.KindFileUpload,
 	model.KindWorkbook, model.KindExportJob, model.KindInfographic}
 
 // FilesOfKind lists every file of a kind the user may see, with its
-// configuration id, path and UUID. A server without the kind's list answers
-// an error matching ErrUnsupported.
+// configuration id and path (and, where the server sends them, name and
+// UUID). A server without the kind's list answers an error matching
+// ErrUnsupported.
 func (c *Client) FilesOfKind(ctx context.Context, kind model.Kind) ([]model.FileEntry, error) {
 	path, ok := kindListPaths[kind]
 	if !ok {
 		return nil, fmt.Errorf("list %s files: no list endpoint for the kind", kind)
 	}
+	list, err := c.fileList(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return entriesOf(list, kind), nil
+}
+
+// ListedFile is an entry of a per-kind list, with its kind.
+type ListedFile struct {
+	model.FileEntry
+	Kind model.Kind
+}
+
+// ListFiles lists the files of the kinds, reading each list once (the
+// import-job family's three kinds share one). A kind whose list the server
+// does not offer is in missing; any other failure is the error.
+func (c *Client) ListFiles(ctx context.Context, kinds ...model.Kind) (files []ListedFile, missing []model.Kind, err error) {
+	type read struct {
+		entries []model.FileEntry
+		lacking bool
+	}
+	lists := map[string]read{}
+	for _, kind := range kinds {
+		path, ok := kindListPaths[kind]
+		if !ok {
+			return nil, nil, fmt.Errorf("list %s files: no list endpoint for the kind", kind)
+		}
+		list, done := lists[path]
+		if !done {
+			entries, err := c.fileList(ctx, path)
+			if err != nil && !errors.Is(err, ErrUnsupported) {
+				return nil, nil, fmt.Errorf("list %s files: %w", kind, err)
+			}
+			list = read{entries: entries, lacking: err != nil}
+			lists[path] = list
+		}
+		if list.lacking {
+			missing = append(missing, kind)
+			continue
+		}
+		for _, e := range entriesOf(list.entries, kind) {
+			files = append(files, ListedFile{FileEntry: e, Kind: kind})
+		}
+	}
+	return files, missing, nil
+}
+
+// fileList reads a per-kind list; a server without it answers an error
+// matching ErrUnsupported.
+func (c *Client) fileList(ctx context.Context, path string) ([]model.FileEntry, error) {
 	var list []model.FileEntry
 	if err := c.read(ctx, http.MethodGet, path, "", nil, &list); err != nil {
 		return nil, unsupported(err)
 	}
 	return list, nil
+}
+
+// entriesOf keeps the entries of a list that are of the kind: all of them
+// but in the import-job family's list, whose kinds the platform tells by
+// the paths' extensions and whose system items (under /.system, which the
+// real platform fails to read) are left out.
+func entriesOf(list []model.FileEntry, kind model.Kind) []model.FileEntry {
+	if !kind.ImportFamily() {
+		return list
+	}
+	var kept []model.FileEntry
+	for _, e := range list {
+		if !model.InSystemFolder(e.Path) && model.ImportFamilyKind(e.Path) == kind {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // Configuration reads the representation of a file of a kind by its

@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"errors"
+	"net/http"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -22,6 +24,7 @@ func TestE2EFilesOfKind(t *testing.T) {
 		{model.KindConnection, "/Data/Connections/Warehouse.dst", true},
 		{model.KindImportJob, "/Data/ImportJobs/Orders.imp", true},
 		{model.KindDataLink, "/Data/DataLinks/Orders With Errors.lnk", true},
+		{model.KindFileUpload, "/Users/analyst/Regions.upl", false},
 		{model.KindWorkbook, "/Analytics/Sales by Region.wbk", true},
 		{model.KindWorkbook, "/Analytics/Finance/Revenue by Product.wbk", false},
 		{model.KindExportJob, "/Exports/Sales by Region.exp", false},
@@ -60,6 +63,48 @@ func TestE2EFilesOfKind(t *testing.T) {
 				t.Fatalf("file entry of %s: %+v, %v", tc.path, f, err)
 			}
 		})
+	}
+}
+
+// The import-job family is one list on the wire, read once for its three
+// kinds and split by extension; the other kinds each have theirs.
+func TestE2EListFiles(t *testing.T) {
+	var mu sync.Mutex
+	reads := map[string]int{}
+	url := servertest.Start(t, server.Config{DemoData: true}, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			reads[r.URL.Path]++
+			mu.Unlock()
+			h.ServeHTTP(w, r)
+		})
+	}).URL
+	files, missing, err := api.New(url, "admin", "admin").ListFiles(t.Context(), api.ListedKinds...)
+	if err != nil || missing != nil {
+		t.Fatalf("%v, missing %v", err, missing)
+	}
+	kinds := map[string]model.Kind{}
+	for _, f := range files {
+		if _, twice := kinds[f.Path]; twice {
+			t.Errorf("%s listed twice", f.Path)
+		}
+		kinds[f.Path] = f.Kind
+	}
+	for path, want := range map[string]model.Kind{
+		"/Data/ImportJobs/Orders.imp": model.KindImportJob, "/Data/DataLinks/Orders With Errors.lnk": model.KindDataLink,
+		"/Users/analyst/Regions.upl": model.KindFileUpload, "/Exports/Sales by Region.exp": model.KindExportJob,
+		"/Data/Connections/Warehouse.dst": model.KindConnection,
+	} {
+		if kinds[path] != want {
+			t.Errorf("%s listed as %q, want %q", path, kinds[path], want)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, path := range []string{"/rest/connections", "/rest/import-job", "/rest/workbook", "/rest/export-job", "/rest/infographics"} {
+		if reads[path] != 1 {
+			t.Errorf("%s read %d times, want once", path, reads[path])
+		}
 	}
 }
 
@@ -168,6 +213,10 @@ func TestE2EMissingEndpointsDegrade(t *testing.T) {
 	ctx := t.Context()
 	if _, err := admin.FilesOfKind(ctx, model.KindImportJob); !errors.Is(err, api.ErrUnsupported) || !api.IsNotFound(err) {
 		t.Fatalf("import jobs: %v, want ErrUnsupported", err)
+	}
+	files, missing, err := admin.ListFiles(ctx, api.ListedKinds...)
+	if err != nil || !slices.Equal(missing, []model.Kind{model.KindImportJob, model.KindDataLink, model.KindFileUpload}) || len(files) == 0 {
+		t.Fatalf("listing every kind: %d files, missing %v, %v", len(files), missing, err)
 	}
 	if _, err := admin.Users(ctx); !errors.Is(err, api.ErrUnsupported) {
 		t.Fatalf("users: %v, want ErrUnsupported", err)

@@ -94,11 +94,12 @@ func (x *jobIndex) learn(configID int64, refs ...Ref) {
 // configuration id.
 var runnableKinds = []model.Kind{model.KindImportJob, model.KindDataLink, model.KindWorkbook, model.KindExportJob}
 
-// jobConfigID finds the configuration id of the job a ref names: from
-// list-running answers seen before, else from the lists of runnable files
-// (by path or UUID; a file id is first read as a file, where the server
-// offers that).
-func (c *Client) jobConfigID(ctx context.Context, ref Ref) (int64, error) {
+// ConfigurationID finds the configuration id of the job a ref names: from
+// list-running answers seen before (their dapJobConfigurationId), else from
+// the lists of runnable files (by path or UUID; a file id is first read as
+// a file, where the server offers that). The older job endpoints address
+// jobs by it, and a history is found by it where job details carry none.
+func (c *Client) ConfigurationID(ctx context.Context, ref Ref) (int64, error) {
 	if id, ok := c.jobs.lookup(ref); ok {
 		return id, nil
 	}
@@ -110,17 +111,12 @@ func (c *Client) jobConfigID(ctx context.Context, ref Ref) (int64, error) {
 		}
 		want = UUID(f.UUID)
 	}
-	for _, kind := range runnableKinds {
-		list, err := c.FilesOfKind(ctx, kind)
-		if errors.Is(err, ErrUnsupported) {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		for _, e := range list {
-			c.jobs.learn(e.ID, Path(e.Path), UUID(e.UUID))
-		}
+	files, _, err := c.ListFiles(ctx, runnableKinds...)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range files {
+		c.jobs.learn(e.ID, Path(e.Path), UUID(e.UUID))
 	}
 	if id, ok := c.jobs.lookup(want); ok {
 		c.jobs.learn(id, ref)
@@ -131,7 +127,7 @@ func (c *Client) jobConfigID(ctx context.Context, ref Ref) (int64, error) {
 }
 
 func (c *Client) legacyJobStatus(ctx context.Context, job Ref) (model.JobStatus, error) {
-	id, err := c.jobConfigID(ctx, job)
+	id, err := c.ConfigurationID(ctx, job)
 	if err != nil {
 		return model.JobStatus{}, err
 	}
@@ -159,7 +155,7 @@ type legacyTriggered struct {
 }
 
 func (c *Client) legacyTrigger(ctx context.Context, job Ref) (model.Triggered, error) {
-	id, err := c.jobConfigID(ctx, job)
+	id, err := c.ConfigurationID(ctx, job)
 	if err != nil {
 		return model.Triggered{}, err
 	}
@@ -179,7 +175,7 @@ func (c *Client) legacyTrigger(ctx context.Context, job Ref) (model.Triggered, e
 // legacyStop kills every queued or running execution of the job, as the
 // newer stop does.
 func (c *Client) legacyStop(ctx context.Context, job Ref) error {
-	id, err := c.jobConfigID(ctx, job)
+	id, err := c.ConfigurationID(ctx, job)
 	if err != nil {
 		return err
 	}

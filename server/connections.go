@@ -120,7 +120,7 @@ func (s *Server) answerConfiguration(w http.ResponseWriter, r *http.Request, f s
 }
 
 func (s *Server) listConnections(w http.ResponseWriter, r *http.Request) {
-	s.listKind(w, r, model.KindConnection)
+	s.listKind(w, r, []model.Kind{model.KindConnection})
 }
 
 func (s *Server) readConnection(w http.ResponseWriter, r *http.Request) {

@@ -80,10 +80,9 @@ const (
 	typeFileUpload   = "das.FileUploadDataStoreType"
 	typeS3           = "das.S3DataStoreType"
 	typeSFTP         = "das.SftpDataStoreType"
-	classImportJob   = "datameer.dap.common.entity.ImportJobConfigurationImpl"
-	classDataLink    = "datameer.dap.common.entity.DataLinkConfigurationImpl"
+	classDataSource  = "datameer.dap.common.entity.DataSourceConfigurationImpl" // import jobs, data links and file uploads alike
 	classWorkbook    = "datameer.dap.common.entity.WorkbookConfigurationImpl"
-	classExportJob   = "datameer.dap.common.entity.ExportJobConfigurationImpl"
+	classExportJob   = "datameer.dap.common.entity.FileDataSinkImpl"
 	classInfographic = "datameer.dap.common.entity.InfographicConfigurationImpl"
 )
 
@@ -126,15 +125,15 @@ func demoFiles(filesDir string) []demoFile {
 			map[string]string{model.PropConnectionURL: "jdbc:postgresql://ledger.example.com:5432/ledger", model.PropUserName: "finance",
 				model.PropPassword: "ledger-secret", model.PropDataStoreTemplate: "false", model.PropDataStoreUsage: "IMPORT"}, nil},
 
-		{"/Data/ImportJobs/Orders.imp", "analyst", "Orders from the sample CSV", classImportJob, "das.CsvImportJobType", "",
+		{"/Data/ImportJobs/Orders.imp", "analyst", "Orders from the sample CSV", classDataSource, "das.CsvImportJobType", "",
 			map[string]string{"path": "orders.csv", "format": "csv"}, []string{localFiles}},
-		{"/Data/ImportJobs/Customers.imp", "analyst", "Customers from the sample JSON lines", classImportJob, "das.JsonImportJobType", "",
+		{"/Data/ImportJobs/Customers.imp", "analyst", "Customers from the sample JSON lines", classDataSource, "das.JsonImportJobType", "",
 			map[string]string{"path": "customers.jsonl", "format": "jsonl"}, []string{localFiles}},
-		{"/Data/ImportJobs/Products.imp", "analyst", "Products from the warehouse", classImportJob, "das.JdbcImportJobType", "",
+		{"/Data/ImportJobs/Products.imp", "analyst", "Products from the warehouse", classDataSource, "das.JdbcImportJobType", "",
 			map[string]string{"table": "products"}, []string{"/Data/Connections/Warehouse.dst"}},
-		{"/Data/ImportJobs/Events.imp", "analyst", "Click stream (large)", classImportJob, "das.CsvImportJobType", "",
+		{"/Data/ImportJobs/Events.imp", "analyst", "Click stream (large)", classDataSource, "das.CsvImportJobType", "",
 			map[string]string{"path": "events.csv", "format": "csv", "pace.rowsPerSecond": "900"}, []string{localFiles}},
-		{"/Data/DataLinks/Orders With Errors.lnk", "analyst", "Orders with malformed rows, linked", classDataLink, "das.CsvDataLinkType", "",
+		{"/Data/DataLinks/Orders With Errors.lnk", "analyst", "Orders with malformed rows, linked", classDataSource, "das.CsvDataLinkType", "",
 			map[string]string{"path": "orders_with_errors.csv", "format": "csv"}, []string{localFiles}},
 
 		{"/Analytics/Sales.wbk", "analyst", "Orders joined with customers", classWorkbook, "das.WorkbookType", "",
@@ -151,7 +150,7 @@ func demoFiles(filesDir string) []demoFile {
 		// A data-driven chain of its own, which a sequential trigger of its
 		// import runs end to end (the chains through Sales.wbk reach the
 		// finance workbook, which is not data-driven, and are refused).
-		{"/Data/ImportJobs/Customer List.imp", "analyst", "Customers again, for the per-region chain", classImportJob, "das.JsonImportJobType", "",
+		{"/Data/ImportJobs/Customer List.imp", "analyst", "Customers again, for the per-region chain", classDataSource, "das.JsonImportJobType", "",
 			map[string]string{"path": "customers.jsonl", "format": "jsonl"}, []string{localFiles}},
 		{"/Analytics/Customers per Region.wbk", "analyst", "Customers counted per region", classWorkbook, "das.WorkbookType", "",
 			map[string]string{"sql": "SELECT region, count(*) AS customers FROM input1 GROUP BY region ORDER BY region",
@@ -160,6 +159,12 @@ func demoFiles(filesDir string) []demoFile {
 			map[string]string{"path": "exports/customers_per_region.csv"}, []string{"/Analytics/Customers per Region.wbk", localFiles}},
 		{"/Visualization/Sales Dashboard.gra", "analyst", "Revenue per region, charted", classInfographic, "das.InfographicType", "",
 			nil, []string{"/Analytics/Sales by Region.wbk"}},
+		// A file the analyst uploaded into his home folder, through the
+		// platform's hidden upload connection; the job engine does not run
+		// uploads, it shows the kind in the tree. Last, so that the ids of
+		// the files before it stay as they were.
+		{"/Users/analyst/Regions.upl", "analyst", "Sales regions, uploaded by hand", classDataSource, "", "",
+			map[string]string{"fileType": "CSV", "file": "regions.csv"}, []string{"/.system/FileUploadDataStore.dst"}},
 	}
 }
 

@@ -13,28 +13,27 @@ import (
 const filesPath = "/api/filesystem/files/"
 
 // kindLists are the per-kind list and read endpoints of the real platform
-// (`/rest/import-job`, `/rest/workbook`, …) and the kind each serves. Data
-// links, which the real platform keeps among its import jobs, have their own
-// list here (`/rest/data-link`), so that no file is listed twice.
+// and the kinds each serves: import jobs, data links and file uploads
+// share the import-job family's (the platform tells them apart by their
+// paths' extensions), export jobs are at the singular `/rest/export-job`.
 var kindLists = []struct {
-	path string
-	kind model.Kind
+	path  string
+	kinds []model.Kind
 }{
-	{"/rest/import-job", model.KindImportJob},
-	{"/rest/data-link", model.KindDataLink},
-	{"/rest/workbook", model.KindWorkbook},
-	{"/rest/export-jobs", model.KindExportJob},
-	{"/rest/infographics", model.KindInfographic},
+	{"/rest/import-job", []model.Kind{model.KindImportJob, model.KindDataLink, model.KindFileUpload}},
+	{"/rest/workbook", []model.Kind{model.KindWorkbook}},
+	{"/rest/export-job", []model.Kind{model.KindExportJob}},
+	{"/rest/infographics", []model.Kind{model.KindInfographic}},
 }
 
 func (s *Server) registerFileRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+filesPath+"{ref}", s.readFile)
 	s.registerPermissionRoutes(mux, filesPath)
 	for _, l := range kindLists {
-		kind := l.kind
-		mux.HandleFunc("GET "+l.path, func(w http.ResponseWriter, r *http.Request) { s.listKind(w, r, kind) })
+		kinds := l.kinds
+		mux.HandleFunc("GET "+l.path, func(w http.ResponseWriter, r *http.Request) { s.listKind(w, r, kinds) })
 		mux.HandleFunc("GET "+l.path+"/{id}", func(w http.ResponseWriter, r *http.Request) {
-			if f, ok := s.configurationFor(w, r, needRead, kind); ok {
+			if f, ok := s.configurationFor(w, r, needRead, kinds...); ok {
 				s.answerConfiguration(w, r, f)
 			}
 		})
@@ -60,9 +59,9 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, model.File{Name: f.Name, UUID: f.UUID, Path: f.Path, Links: links})
 }
 
-// listKind answers every file of a kind the user may see, by configuration id.
-func (s *Server) listKind(w http.ResponseWriter, r *http.Request, kind model.Kind) {
-	files, err := s.store.FilesOfKind(r.Context(), kind)
+// listKind answers every file of the kinds the user may see, by configuration id.
+func (s *Server) listKind(w http.ResponseWriter, r *http.Request, kinds []model.Kind) {
+	files, err := s.store.FilesOfKind(r.Context(), kinds...)
 	if err == nil {
 		files, err = s.visibleOnly(r, files)
 	}

@@ -103,17 +103,18 @@ func TestFilePermissionFamily(t *testing.T) {
 
 func TestKindLists(t *testing.T) {
 	_, p := demo(t)
+	importFamily := []string{"/Data/ImportJobs/Orders.imp", "/Data/ImportJobs/Customers.imp", "/Data/ImportJobs/Products.imp",
+		"/Data/ImportJobs/Events.imp", "/Data/DataLinks/Orders With Errors.lnk", "/Data/ImportJobs/Customer List.imp"}
 	cases := []struct {
 		list   string
 		admin  []string // paths the admin is listed
 		viewer []string // the viewer's
 	}{
-		{"/rest/import-job", []string{"/Data/ImportJobs/Orders.imp", "/Data/ImportJobs/Customers.imp", "/Data/ImportJobs/Products.imp", "/Data/ImportJobs/Events.imp", "/Data/ImportJobs/Customer List.imp"},
-			[]string{"/Data/ImportJobs/Orders.imp", "/Data/ImportJobs/Customers.imp", "/Data/ImportJobs/Products.imp", "/Data/ImportJobs/Events.imp", "/Data/ImportJobs/Customer List.imp"}},
-		{"/rest/data-link", []string{"/Data/DataLinks/Orders With Errors.lnk"}, []string{"/Data/DataLinks/Orders With Errors.lnk"}},
+		// Imports, uploads and links in one list, by configuration id, as the platform lists them.
+		{"/rest/import-job", append(slices.Clip(importFamily), "/Users/analyst/Regions.upl"), importFamily},
 		{"/rest/workbook", []string{"/Analytics/Sales.wbk", "/Analytics/Sales by Region.wbk", "/Analytics/Finance/Revenue by Product.wbk", "/Analytics/Customers per Region.wbk"},
 			[]string{"/Analytics/Sales.wbk", "/Analytics/Sales by Region.wbk", "/Analytics/Customers per Region.wbk"}},
-		{"/rest/export-jobs", []string{"/Exports/Sales by Region.exp", "/Exports/Customers per Region.exp"}, nil},
+		{"/rest/export-job", []string{"/Exports/Sales by Region.exp", "/Exports/Customers per Region.exp"}, nil},
 		{"/rest/infographics", []string{"/Visualization/Sales Dashboard.gra"}, []string{"/Visualization/Sales Dashboard.gra"}},
 	}
 	for _, tc := range cases {
@@ -147,6 +148,12 @@ func TestKindLists(t *testing.T) {
 		p.wantFailure(p.call("admin", http.MethodGet, fmt.Sprintf("/rest/import-job/%d", workbooks[0].ID), nil), http.StatusNotFound, "no import-job")
 		p.wantFailure(p.call("admin", http.MethodGet, "/rest/import-job/x", nil), http.StatusBadRequest, "not a positive number")
 	})
+	// The paths this server once invented are gone: the platform has neither.
+	for _, gone := range []string{"/rest/data-link", "/rest/export-jobs"} {
+		if a := p.call("admin", http.MethodGet, gone, nil); a.code != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", gone, a.code)
+		}
+	}
 }
 
 func entryPaths(entries []model.FileEntry) []string {

@@ -334,10 +334,10 @@ func TestRestoreLegacySourcesBecomeRealLinks(t *testing.T) {
 		holds                string   // what that member holds: a UUID, or the path where it is a path string
 	}{
 		{"Orders.imp", "/api/import-job/", "/rest/import-job/", []string{"Files.dst"}, "dataStore", `"uuid"`},
-		{"Customers.lnk", "/api/import-job/", "/rest/data-link/", []string{"Files.dst"}, "dataStore", `"uuid"`},
+		{"Customers.lnk", "/api/import-job/", "/rest/import-job/", []string{"Files.dst"}, "dataStore", `"uuid"`},
 		{"Sales.wbk", "/api/workbook/", "/rest/workbook/", []string{"Customers.lnk", "Orders.imp"}, "sheets", `"uuid"`},
-		{"Sales.exp", "/api/export-job/", "/rest/export-jobs/", []string{"Files.dst", "Sales.wbk"}, "sheet", `"workbook":"/Restored/Legacy/Sales.wbk"`},
-		{"Sales.exp", "/api/export-job/", "/rest/export-jobs/", []string{"Files.dst", "Sales.wbk"}, "connection", `"/Restored/Legacy/Files"`},
+		{"Sales.exp", "/api/export-job/", "/rest/export-job/", []string{"Files.dst", "Sales.wbk"}, "sheet", `"workbook":"/Restored/Legacy/Sales.wbk"`},
+		{"Sales.exp", "/api/export-job/", "/rest/export-job/", []string{"Files.dst", "Sales.wbk"}, "connection", `"/Restored/Legacy/Files"`},
 		{"Board.gra", "/api/infographics/", "/rest/infographics/", []string{"Sales.wbk"}, "sheets", `"uuid"`},
 	}
 	for _, member := range []string{"sources", "Sources"} {

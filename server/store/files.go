@@ -226,9 +226,14 @@ func (q Queries) descendants(ctx context.Context, folder File, columns string) (
 	return q.filesSelect(ctx, what, columns, `WHERE f.path > ? AND f.path < ? ORDER BY f.path`, folder.Path+"/", folder.Path+"0")
 }
 
-// FilesOfKind returns every file of a kind, by configuration id.
-func (q Queries) FilesOfKind(ctx context.Context, kind model.Kind) ([]File, error) {
-	return q.filesWhere(ctx, fmt.Sprintf("%s files", kind), `WHERE f.kind = ? ORDER BY f.config_id, f.id`, string(kind))
+// FilesOfKind returns every file of the kinds, by configuration id.
+func (q Queries) FilesOfKind(ctx context.Context, kinds ...model.Kind) ([]File, error) {
+	args := make([]any, len(kinds))
+	for i, k := range kinds {
+		args[i] = string(k)
+	}
+	return q.filesWhere(ctx, fmt.Sprintf("%v files", kinds),
+		`WHERE f.kind IN (?`+strings.Repeat(", ?", max(0, len(kinds)-1))+`) ORDER BY f.config_id, f.id`, args...)
 }
 
 // FileProperty is a file and the first value of one property of its

@@ -2,8 +2,6 @@ package common
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -41,24 +39,18 @@ func parentOf(path string) string {
 	return path[:i]
 }
 
-// ReadFileIndex reads every per-kind list and indexes what they name. A
-// kind the server does not list is left out and named in Missing; any other
-// failure is the error.
+// ReadFileIndex reads every per-kind list (the import-job family's once,
+// for imports, links and uploads) and indexes what they name. A kind the
+// server does not list is left out and named in Missing; any other failure
+// is the error.
 func ReadFileIndex(ctx context.Context, client *api.Client) (*FileIndex, error) {
-	var entries []FileEntry
-	var missing []model.Kind
-	for _, kind := range api.ListedKinds {
-		list, err := client.FilesOfKind(ctx, kind)
-		if errors.Is(err, api.ErrUnsupported) {
-			missing = append(missing, kind)
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("list %s files: %w", kind, err)
-		}
-		for _, e := range list {
-			entries = append(entries, FileEntry{FileEntry: e, Kind: kind})
-		}
+	listed, missing, err := client.ListFiles(ctx, api.ListedKinds...)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]FileEntry, len(listed))
+	for i, e := range listed {
+		entries[i] = FileEntry{FileEntry: e.FileEntry, Kind: e.Kind}
 	}
 	x := NewFileIndex(entries)
 	x.Missing = missing

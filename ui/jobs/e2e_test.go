@@ -1,8 +1,10 @@
 package jobs
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
@@ -266,6 +268,56 @@ func TestSlowServerMarksDataStale(t *testing.T) {
 	u.until("the slow answer", 10*time.Second, func() bool { return p.polling.polls == 1 })
 	if view := uitest.Screen(p.View()); strings.Contains(view, "stale") {
 		t.Errorf("still stale after the answer:\n%s", view)
+	}
+}
+
+// A release whose job details carry neither jobConfigurationId nor file
+// still opens a job's history: its configuration id comes from the lists.
+func TestHistoryFromDetailsWithoutConfiguration(t *testing.T) {
+	pl := startPlatform(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !strings.Contains(r.URL.Path, "/job-details/") {
+				h.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			var details map[string]json.RawMessage
+			if err := json.Unmarshal(rec.Body.Bytes(), &details); err != nil {
+				t.Errorf("details %s: %v", rec.Body, err)
+			}
+			delete(details, "jobConfigurationId")
+			delete(details, "file")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(rec.Code)
+			json.NewEncoder(w).Encode(details)
+		})
+	})
+	customers := api.Path("/Data/ImportJobs/Customers.imp")
+	run, err := pl.client.TriggerJob(t.Context(), customers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitEnded(t, pl.client, run.JobExecutionID)
+	imports, err := pl.client.FilesOfKind(t.Context(), model.KindImportJob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int64
+	for _, e := range imports {
+		if e.Path == customers.String() {
+			want = e.ID
+		}
+	}
+	p := newTestPane(pl.client, 100, 20, time.Now)
+	p.polling.every = 0
+	u := newPump(t, p)
+	defer u.drain()
+	_, cmd := p.Update(historyLookup{ref: customers})
+	u.run(cmd)
+	u.until("the history", 10*time.Second, func() bool { return p.history != nil && len(p.history.entries) > 0 })
+	if p.history.configID != want || p.history.entries[0].ID != run.JobExecutionID {
+		t.Errorf("history of configuration %d from #%d, want %d from #%d", p.history.configID, p.history.entries[0].ID, want, run.JobExecutionID)
 	}
 }
 

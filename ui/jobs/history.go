@@ -53,7 +53,9 @@ type detailsView struct {
 type detailsRequest struct{ execID int64 }
 
 // historyLookup opens the history of a job named by path or file id: its
-// configuration id comes from the details of its newest execution.
+// configuration id comes from the details of its newest execution, or,
+// where details carry none (older releases), from list-running and the
+// per-kind lists.
 type historyLookup struct{ ref api.Ref }
 
 func (p *Pane) lookUpHistory(req historyLookup) tea.Cmd {
@@ -73,7 +75,13 @@ func (p *Pane) lookUpHistory(req historyLookup) tea.Cmd {
 		if err != nil {
 			return common.Failed("history of "+req.ref.String(), err)
 		}
-		return historyRequest{configID: d.JobConfigurationID, label: path.Base(req.ref.String())}
+		configID := d.JobConfigurationID
+		if configID <= 0 {
+			if configID, err = client.ConfigurationID(ctx, req.ref); err != nil {
+				return common.Failed("history of "+req.ref.String(), err)
+			}
+		}
+		return historyRequest{configID: configID, label: path.Base(req.ref.String())}
 	})
 }
 
