@@ -454,26 +454,49 @@ func (m transferDone) failureLines() []string {
 		return []string{verb + " cancelled; nothing was kept"}
 	}
 	var apiErr *api.Error
-	if !errors.As(err, &apiErr) || apiErr.Reason == "" {
+	if !errors.As(err, &apiErr) || apiErr.Reason == "" || apiErr.Status == 0 {
+		// No answer (unreachable: status 0) is no refusal.
 		return []string{common.Explain(verb, err)}
 	}
-	reason := apiErr.Reason
-	if len(apiErr.Paths) > 0 {
-		// the reason often lists the paths too; they read better one a line
-		if at := strings.Index(reason, apiErr.Paths[0]); at > 0 {
-			reason = strings.TrimRight(reason[:at], ": ")
-		}
-	}
+	reason, paths := splitPaths(apiErr.Reason, apiErr.Paths)
 	lines := []string{fmt.Sprintf("%s refused (%d): %s", verb, apiErr.Status, common.Clean(reason))}
 	const shown = 5
-	for i, p := range apiErr.Paths {
+	for i, p := range paths {
 		if i == shown {
-			lines = append(lines, fmt.Sprintf("  … and %d more", len(apiErr.Paths)-shown))
+			lines = append(lines, fmt.Sprintf("  … and %d more", len(paths)-shown))
 			break
 		}
 		lines = append(lines, "  "+common.Clean(p))
 	}
 	return lines
+}
+
+// splitPaths takes from a refusal's reason the list of paths it ends with,
+// which read better one a line, and returns the paths to list apart. A
+// reason that goes on after a path ("entry /a.dbc: an encoded secret this
+// server's key does not open …") is kept whole: what follows is the why.
+func splitPaths(reason string, paths []string) (string, []string) {
+	if len(paths) == 0 {
+		return reason, nil
+	}
+	at := strings.Index(reason, paths[0])
+	if at <= 0 {
+		return reason, paths
+	}
+	rest := reason[at:]
+	for _, p := range paths {
+		rest = strings.ReplaceAll(rest, p, "")
+	}
+	if strings.Trim(rest, " ,;:\n") == "" {
+		return strings.TrimRight(reason[:at], ": "), paths
+	}
+	var apart []string
+	for _, p := range paths {
+		if !strings.Contains(reason, p) {
+			apart = append(apart, p)
+		}
+	}
+	return reason, apart
 }
 
 func (d *transferDialog) restoreSummary(inner int) []string {

@@ -1,0 +1,49 @@
+package folders
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dapconsole/dapconsole/api"
+)
+
+// A refusal keeps the server's why: bug 1 of issue 30 cut "entry /a.dbc:
+// an encoded secret this server's key does not open …" at the path, which
+// left "restore refused (400): entry". A list of paths still reads one a
+// line, and no answer at all is not a refusal (status 0).
+func TestTransferFailureKeepsTheReason(t *testing.T) {
+	sealed := "entry /Data/Warehouse.dbc: create \"/Data/Warehouse.dbc\": invalid input: an encoded secret that this server's key does not open (read from another server?); restore it on the server with the same secret.key"
+	tests := []struct {
+		name  string
+		err   error
+		first string
+		rest  []string
+		not   string
+	}{
+		{"a reason that goes on after the path stays whole",
+			&api.Error{Status: 400, Reason: sealed, Paths: []string{"/Data/Warehouse.dbc"}},
+			"restore refused (400): " + sealed, nil, ""},
+		{"a reason ending in its paths lists them one a line",
+			&api.Error{Status: 409, Reason: "these exist already: /Data/a.dbc, /Data/b.dbc", Paths: []string{"/Data/a.dbc", "/Data/b.dbc"}},
+			"restore refused (409): these exist already", []string{"  /Data/a.dbc", "  /Data/b.dbc"}, ""},
+		{"no answer is not a refusal",
+			&api.Error{Status: 0, Reason: "dial tcp 127.0.0.1:1: connect: connection refused", Err: errors.New("dial")},
+			"", nil, "refused (0)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := transferDone{restore: true, err: tt.err}.failureLines()
+			if tt.first != "" && lines[0] != tt.first {
+				t.Errorf("first line %q, want %q", lines[0], tt.first)
+			}
+			if tt.first != "" && !slices.Equal(lines[1:], tt.rest) {
+				t.Errorf("then %q, want %q", lines[1:], tt.rest)
+			}
+			if tt.not != "" && strings.Contains(strings.Join(lines, "\n"), tt.not) {
+				t.Errorf("%q says %q", lines, tt.not)
+			}
+		})
+	}
+}
