@@ -19,6 +19,7 @@ import (
 func TestFailureReasonInRowAndNotice(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
 	wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt)
+	wbk.FileName = "Sales by Region.wbk"
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
 	p.watched[45] = "Sales by Region.wbk #45"
 	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})

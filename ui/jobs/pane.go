@@ -327,8 +327,7 @@ func (p *Pane) gotTriggered(msg triggeredMsg) tea.Cmd {
 		return common.Fail("trigger "+msg.ref.String(), msg.err)
 	}
 	id := msg.answer.JobExecutionID
-	name := msg.ref.String()
-	name = name[strings.LastIndexByte(name, '/')+1:]
+	name := p.jobName(msg.ref, msg.label)
 	p.table.add(&row{ref: msg.ref, state: model.StateQueued, user: msg.answer.JobExecutionUser,
 		job: model.RunningJob{JobExecutionID: id, FileName: name, JobStatus: model.StateQueued}})
 	p.watched[id] = fmt.Sprintf("%s #%d", name, id)
@@ -337,6 +336,19 @@ func (p *Pane) gotTriggered(msg triggeredMsg) tea.Cmd {
 	p.keepSelection(selected)
 	return tea.Batch(common.Notify(fmt.Sprintf("triggered %s: execution #%d by %s", msg.label, id, msg.answer.JobExecutionUser)),
 		p.pollNow())
+}
+
+// jobName names a triggered job for notices: the file name its label
+// (a path or a file name) ends with, or, for a bare UUID, the name the file
+// index knows; a bare file id stays until a poll names the file.
+func (p *Pane) jobName(ref api.Ref, label string) string {
+	if label == "" || label == ref.String() {
+		if e, ok := p.ctx.FileIndex.ByUUID(ref.String()); ok {
+			return e.FileName()
+		}
+		label = ref.String()
+	}
+	return label[strings.LastIndexByte(label, '/')+1:]
 }
 
 // openJob shows the history of a job another pane pointed at (a

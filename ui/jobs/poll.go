@@ -329,6 +329,11 @@ func (p *Pane) endedNotice(r *row) tea.Cmd {
 	if !watched {
 		return nil
 	}
+	if r.job.FileName != "" {
+		// What the platform calls the file, once a poll listed it: the
+		// label may be the id it was triggered by.
+		label = r.label()
+	}
 	asked := p.stopped[r.job.JobExecutionID]
 	delete(p.watched, r.job.JobExecutionID)
 	delete(p.stopped, r.job.JobExecutionID)
