@@ -68,6 +68,10 @@ func (p *Pane) gotFiles(msg filesMsg) tea.Cmd {
 		}
 		cmds = append(cmds, p.readStates(n))
 	}
+	if p.tree.filter != "" {
+		p.filesForFilter()
+		changed = true
+	}
 	if changed {
 		p.tree.rebuild()
 		p.keepCursorOn(selected)
@@ -87,6 +91,18 @@ func (p *Pane) syncFiles(n *node) bool {
 	}
 	n.filesGen = p.filesGen
 	return p.tree.attachFiles(n, p.ctx.FileIndex.In(n.path()))
+}
+
+// filesForFilter gives every folder known its files while a filter is
+// set, open or not, read or not (the index names files by path): the
+// filter finds files in closed folders as it finds their sub-folders.
+func (p *Pane) filesForFilter() {
+	if p.tree.filter == "" {
+		return
+	}
+	for _, n := range p.tree.byID {
+		p.syncFiles(n)
+	}
 }
 
 // folderLoaded gives a folder that was just read its files, and reads the

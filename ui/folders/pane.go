@@ -407,6 +407,7 @@ func (p *Pane) setFilter(text string) {
 		p.filter.Clear()
 	}
 	p.tree.filter = text
+	p.filesForFilter()
 	p.tree.rebuild()
 	p.keepCursorOn(selected)
 }

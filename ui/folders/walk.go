@@ -128,6 +128,7 @@ func (p *Pane) gotWalk(msg walkMsg) tea.Cmd {
 			n.touch()
 		}
 	}
+	p.filesForFilter()
 	p.tree.rebuild()
 	p.keepCursorOn(selected)
 	if msg.cut {
