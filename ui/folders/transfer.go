@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -471,6 +472,9 @@ func (m transferDone) failureLines() []string {
 	return lines
 }
 
+// moreOf is how a server ends a list it cut: "and 6 more".
+var moreOf = regexp.MustCompile(`^(…\s*)?and \d+ more$`)
+
 // splitPaths takes from a refusal's reason the list of paths it ends with,
 // which read better one a line, and returns the paths to list apart. A
 // reason that goes on after a path ("entry /a.dbc: an encoded secret this
@@ -487,7 +491,7 @@ func splitPaths(reason string, paths []string) (string, []string) {
 	for _, p := range paths {
 		rest = strings.ReplaceAll(rest, p, "")
 	}
-	if strings.Trim(rest, " ,;:\n") == "" {
+	if moreOf.ReplaceAllString(strings.Trim(rest, " ,;:\n"), "") == "" {
 		return strings.TrimRight(reason[:at], ": "), paths
 	}
 	var apart []string

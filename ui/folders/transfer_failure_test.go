@@ -26,7 +26,7 @@ func TestTransferFailureKeepsTheReason(t *testing.T) {
 			&api.Error{Status: 400, Reason: sealed, Paths: []string{"/Data/Warehouse.dbc"}},
 			"restore refused (400): " + sealed, nil, ""},
 		{"a reason ending in its paths lists them one a line",
-			&api.Error{Status: 409, Reason: "these exist already: /Data/a.dbc, /Data/b.dbc", Paths: []string{"/Data/a.dbc", "/Data/b.dbc"}},
+			&api.Error{Status: 409, Reason: "these exist already: /Data/a.dbc, /Data/b.dbc and 1 more", Paths: []string{"/Data/a.dbc", "/Data/b.dbc"}},
 			"restore refused (409): these exist already", []string{"  /Data/a.dbc", "  /Data/b.dbc"}, ""},
 		{"no answer is not a refusal",
 			&api.Error{Status: 0, Reason: "dial tcp 127.0.0.1:1: connect: connection refused", Err: errors.New("dial")},
