@@ -287,6 +287,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.FocusPaneMsg:
 		m.jump(m.paneIndex(msg.Pane))
 		return m, nil
+	case switchPaneMsg:
+		m.switchTo(m.paneIndex(msg.pane))
+		return m, nil
 	case common.GotoPathMsg:
 		m.jump(m.pathPane())
 		return m, m.broadcast(msg)
@@ -380,6 +383,21 @@ func (m *Model) jump(i int) {
 		m.cameFrom = m.cameFrom[1:]
 	}
 	m.cameFrom = append(m.cameFrom, m.active)
+	m.focus(i)
+}
+
+// switchPaneMsg is the user's own switch to a pane (`:folders`), which
+// common.FocusPaneMsg, a pane's jump, is not.
+type switchPaneMsg struct{ pane common.PaneID }
+
+// switchTo shows pane i at the user's own asking (1…9, tab, a click on a
+// tab, a `:` command): the jumps before are forgotten, so esc never leaves
+// a pane the user chose.
+func (m *Model) switchTo(i int) {
+	if i < 0 || i >= len(m.panes) {
+		return
+	}
+	m.cameFrom = nil
 	m.focus(i)
 }
 

@@ -46,3 +46,33 @@ func TestEscWalksBackAcrossPanes(t *testing.T) {
 		t.Errorf("esc in a pane the user switched to went to pane %s", m.ActivePane())
 	}
 }
+
+// Esc never changes pane after an explicit switch (bug 4 of issue 30):
+// `3`, `:folders`, `:cd /Data`, esc stayed on the jobs pane's filter. A
+// switch by key, tab or `:pane` forgets the jumps before it; `:cd` from the
+// folders pane itself is no jump.
+func TestEscStaysAfterAnExplicitSwitch(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []string
+	}{
+		{":folders then :cd", []string{"3", ":", "f", "o", "l", "d", "e", "r", "s", "enter", ":", "c", "d", " ", "/", "D", "a", "t", "a", "enter"}},
+		{"a jump, then 1", []string{"3", ":", "c", "d", " ", "/", "D", "a", "t", "a", "enter", "3", "1"}},
+		{"a jump, then tab back", []string{"3", ":", "c", "d", " ", "/", "D", "a", "t", "a", "enter", "tab", "tab", "tab"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
+			m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, folders.New(ctx), uitest.NewStub(ctx, "Connections", ""), jobs.New(ctx))})
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			typeKeys(t, m, tt.keys...)
+			if m.ActivePane() != common.FoldersPane {
+				t.Fatalf("the keys left pane %s active", m.ActivePane())
+			}
+			typeKeys(t, m, "esc")
+			if m.ActivePane() != common.FoldersPane {
+				t.Errorf("esc went to pane %s after an explicit switch", m.ActivePane())
+			}
+		})
+	}
+}

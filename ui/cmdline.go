@@ -205,7 +205,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		}
 		work := cmd.Run(strings.TrimSpace(args))
 		if cmd.Owner() >= 0 {
-			m.focus(cmd.Owner())
+			m.switchTo(cmd.Owner())
 		}
 		return work
 	}

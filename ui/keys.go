@@ -77,7 +77,7 @@ const appColumn = 100
 // permissions, a filter — stays open).
 func (m *Model) bindings() common.Bindings {
 	k := m.ctx.Keys
-	focus := func(i int) func() tea.Cmd { return func() tea.Cmd { m.focus(i); return nil } }
+	focus := func(i int) func() tea.Cmd { return func() tea.Cmd { m.switchTo(i); return nil } }
 	bs := common.Bindings{
 		{Key: k.NextPane, Run: func() tea.Cmd { return focus((m.active + 1) % len(m.panes))() }, Column: appColumn},
 		{Key: k.PrevPane, Run: func() tea.Cmd { return focus((m.active + len(m.panes) - 1) % len(m.panes))() }, Column: common.NoHelp},

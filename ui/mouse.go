@@ -27,7 +27,7 @@ func (m *Model) click(msg tea.MouseClickMsg) tea.Cmd {
 	}
 	if i := m.tabAt(msg.X); i >= 0 {
 		m.help.ShowAll = false
-		m.focus(i)
+		m.switchTo(i)
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ func paneCommands(entries []PaneEntry) []common.Command {
 			continue
 		}
 		out = append(out, common.Command{Name: string(e.ID), Help: e.Help, Run: func(string) tea.Cmd {
-			return common.Send(common.FocusPaneMsg{Pane: e.ID})
+			return common.Send(switchPaneMsg{pane: e.ID})
 		}}.WithOwner(-1))
 	}
 	return out
