@@ -95,14 +95,18 @@ func (p *Pane) openHistory(configID int64, label string) tea.Cmd {
 	return p.readHistory(0)
 }
 
-func (p *Pane) readHistory(start int) tea.Cmd {
+func (p *Pane) readHistory(start int) tea.Cmd { return p.readHistoryAs(start, common.Quick) }
+
+// readHistoryAs reads a page of the open history in a task of kind: Quiet
+// when the jobs poll says the page on screen went out of date.
+func (p *Pane) readHistoryAs(start int, kind common.TaskKind) tea.Cmd {
 	h, client := p.history, p.ctx.Client
 	if h == nil || client == nil {
 		return nil
 	}
 	h.loading, h.page = true, p.historyPage()
 	ticket, configID, length := h.reads.Next(), h.configID, h.page
-	return common.StartTask(fmt.Sprintf("reading history of %s", h.label), common.Quick, func(ctx context.Context) tea.Msg {
+	return common.StartTask(fmt.Sprintf("reading history of %s", h.label), kind, func(ctx context.Context) tea.Msg {
 		page, err := client.JobHistoryPage(ctx, configID, start, length)
 		if err == nil {
 			withTimes(ctx, client, page.Entries)
@@ -139,8 +143,75 @@ func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 	if len(msg.entries) == 0 && msg.start > 0 {
 		return common.Info("no older executions")
 	}
-	h.err, h.start, h.entries, h.cursor, h.total = "", msg.start, msg.entries, 0, msg.total
+	cursor := 0
+	if msg.start == h.start {
+		// The same page read again (r, a deletion, the poll): the cursor
+		// stays on the execution it was on, else where it was.
+		cursor = h.cursor
+		if e, ok := h.selected(); ok {
+			if i := slices.IndexFunc(msg.entries, func(n model.HistoryEntry) bool { return n.ID == e.ID }); i >= 0 {
+				cursor = i
+			}
+		}
+		cursor = max(0, min(cursor, len(msg.entries)-1))
+	}
+	h.err, h.start, h.entries, h.cursor, h.total = "", msg.start, msg.entries, cursor, msg.total
 	return nil
+}
+
+// stale reports whether the page on screen is out of date by what the jobs
+// poll lists: an execution on it shows as queued or running but the poll
+// no longer lists it, or the poll lists one of the job the page lacks (on
+// the first page, where new executions come).
+func (h *historyView) stale(running map[int64]model.RunningJob) bool {
+	if h.loading {
+		return false
+	}
+	onPage := map[int64]bool{}
+	for _, e := range h.entries {
+		onPage[e.ID] = true
+		if _, listed := running[e.ID]; e.JobStatus.Active() && !listed {
+			return true
+		}
+	}
+	for id, j := range running {
+		if j.DapJobConfigurationID == h.configID && !onPage[id] && h.start == 0 {
+			return true
+		}
+		if onPage[id] && h.entryState(id).Canonical() != j.JobStatus.Canonical() {
+			return true
+		}
+	}
+	return false
+}
+
+// entryState is the state the page shows for an execution.
+func (h *historyView) entryState(id int64) model.JobState {
+	for _, e := range h.entries {
+		if e.ID == id {
+			return e.JobStatus
+		}
+	}
+	return ""
+}
+
+// followPoll reads again, quietly, what an open history or an execution's
+// details show when the jobs poll says it changed, so neither needs r.
+func (p *Pane) followPoll(jobs []model.RunningJob) tea.Cmd {
+	running := make(map[int64]model.RunningJob, len(jobs))
+	for _, j := range jobs {
+		running[j.JobExecutionID] = j
+	}
+	var cmds []tea.Cmd
+	if h := p.history; h != nil && h.stale(running) {
+		cmds = append(cmds, p.readHistoryAs(h.start, common.Quiet))
+	}
+	if d := p.details; d != nil && d.loaded && d.details.JobStatus.Active() {
+		if j, listed := running[d.execID]; !listed || j.JobStatus.Canonical() != d.details.JobStatus.Canonical() {
+			cmds = append(cmds, p.readDetailsAs(common.Quiet))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 func (h *historyView) selected() (model.HistoryEntry, bool) {
@@ -157,8 +228,17 @@ func (p *Pane) openDetails(execID int64) tea.Cmd {
 	}
 	p.details = &detailsView{execID: execID}
 	p.mode = modeDetails
-	ticket := p.details.reads.Next()
-	return common.StartTask(fmt.Sprintf("reading details of #%d", execID), common.Quick, func(ctx context.Context) tea.Msg {
+	return p.readDetailsAs(common.Quick)
+}
+
+// readDetailsAs reads the open details in a task of kind.
+func (p *Pane) readDetailsAs(kind common.TaskKind) tea.Cmd {
+	client := p.ctx.Client
+	if client == nil || p.details == nil {
+		return nil
+	}
+	ticket, execID := p.details.reads.Next(), p.details.execID
+	return common.StartTask(fmt.Sprintf("reading details of #%d", execID), kind, func(ctx context.Context) tea.Msg {
 		d, err := client.JobDetails(ctx, execID)
 		return detailsMsg{ticket: ticket, execID: execID, details: d, err: err}
 	})
