@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
 )
 
 // PaneID names a pane of the console's pane list (ui/panes.go) whatever its
@@ -232,3 +233,8 @@ func Copy(what, text string) tea.Cmd {
 	return tea.Batch(tea.SetClipboard(text),
 		Notify("copied "+what+" "+Clean(text)+" to the clipboard (OSC 52)"))
 }
+
+// JobsPolledMsg is what the jobs pane's poll found running, each state by
+// the file's UUID: panes that show job states (the tree) follow it, so a
+// job that ended or started elsewhere shows so without r.
+type JobsPolledMsg struct{ Running map[string]model.JobState }

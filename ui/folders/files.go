@@ -149,6 +149,34 @@ func (p *Pane) readStates(n *node) tea.Cmd {
 	})
 }
 
+// followJobs takes the jobs poll's news for the jobs of the open folders:
+// a job it lists shows the state it lists; one shown queued or running
+// that it no longer lists has ended, and its last state is read again.
+func (p *Pane) followJobs(msg common.JobsPolledMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, n := range p.tree.byID {
+		if !n.expanded || n.state != common.Loaded {
+			continue
+		}
+		ended := false
+		for _, f := range n.files {
+			st, listed := msg.Running[f.file.UUID]
+			switch {
+			case listed && st != f.jobState:
+				f.jobState = st
+				f.touch()
+			case !listed && f.jobState.Active():
+				forgetStates(f)
+				ended = true
+			}
+		}
+		if ended {
+			cmds = append(cmds, p.readStates(n))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
 func (p *Pane) gotStates(msg jobStatesMsg) {
 	n := p.tree.byID[msg.folderID]
 	if n == nil {

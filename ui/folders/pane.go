@@ -209,6 +209,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case jobStatesMsg:
 		p.gotStates(msg)
 		return p, nil
+	case common.JobsPolledMsg:
+		return p, p.followJobs(msg)
 	case permsMsg, addGroupMsg, setFlagsMsg, deleteGroupMsg:
 		if p.perms != nil {
 			return p, p.perms.update(msg)

@@ -156,7 +156,18 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 	}
 	p.table.take(msg.jobs, changes, p.ctx.Now())
 	p.keepSelection(selected)
-	return tea.Batch(p.readStatuses(), p.readPaths(), p.schedule())
+	return tea.Batch(p.readStatuses(), p.readPaths(), p.followPoll(msg.jobs), p.schedule(), p.tellPolled(msg.jobs))
+}
+
+// tellPolled tells the other panes what the poll found running.
+func (p *Pane) tellPolled(jobs []model.RunningJob) tea.Cmd {
+	running := make(map[string]model.JobState, len(jobs))
+	for _, j := range jobs {
+		if j.UUID != "" {
+			running[j.UUID] = j.JobStatus
+		}
+	}
+	return common.Send(common.JobsPolledMsg{Running: running})
 }
 
 // statusReader keeps status rounds apart: one in flight at most.
