@@ -243,8 +243,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.quitting {
 			return m, m.quitWhenNoTransfer()
 		}
-		m.health.observe(msg.Msg)
-		return m.update(msg.Msg)
+		back := m.observeHealth(func() { m.health.observe(msg.Msg) })
+		next, cmd := m.update(msg.Msg)
+		return next, tea.Batch(cmd, back)
 	case spinner.TickMsg:
 		if m.tasks.shown() == 0 {
 			return m, nil
@@ -262,11 +263,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case heartbeatMsg:
 		return m, m.heartbeat()
 	case healthMsg:
-		m.health.observe(msg)
+		back := m.observeHealth(func() { m.health.observe(msg) })
 		if common.IsUnauthorized(msg.err) {
 			return m, tea.Batch(m.unauthorized(common.UnauthorizedMsg{Err: msg.err}), m.scheduleHeartbeat())
 		}
-		return m, m.scheduleHeartbeat()
+		return m, tea.Batch(back, m.scheduleHeartbeat())
 	case common.StatusMsg:
 		if msg.Err != nil {
 			m.health.observeErr(msg.Err)
@@ -384,6 +385,21 @@ func (m *Model) jump(i int) {
 	}
 	m.cameFrom = append(m.cameFrom, m.active)
 	m.focus(i)
+}
+
+// observeHealth reads an outcome with observe; when it finds the server
+// back after it was down, every pane is told (common.ServerBackMsg) and an
+// error in the status line from the time it was away goes.
+func (m *Model) observeHealth(observe func()) tea.Cmd {
+	wasDown := m.health.state == healthDown
+	observe()
+	if !wasDown || m.health.state != healthUp {
+		return nil
+	}
+	if m.status.level == common.LevelError {
+		m.status.clear()
+	}
+	return m.broadcast(common.ServerBackMsg{})
 }
 
 // switchPaneMsg is the user's own switch to a pane (`:folders`), which

@@ -238,3 +238,8 @@ func Copy(what, text string) tea.Cmd {
 // the file's UUID: panes that show job states (the tree) follow it, so a
 // job that ended or started elsewhere shows so without r.
 type JobsPolledMsg struct{ Running map[string]model.JobState }
+
+// ServerBackMsg says the server answers again after it did not: every pane
+// reads again what failed while it was away, so no error stays on screen
+// that only r would clear.
+type ServerBackMsg struct{}

@@ -116,6 +116,11 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case common.LoggedInMsg:
 		p.reset()
 		return p, p.readList(0, false)
+	case common.ServerBackMsg:
+		if p.listErr != nil {
+			return p, p.readList(0, false)
+		}
+		return p, nil
 	case common.WatchTickMsg:
 		// The list is read again quietly; the selection and the filter stay.
 		return p, p.readList(0, false)

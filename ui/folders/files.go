@@ -149,6 +149,24 @@ func (p *Pane) readStates(n *node) tea.Cmd {
 	})
 }
 
+// rereadFailed reads again, quietly, the folders whose read failed (the
+// root's too) and the file lists if they failed: the server is back.
+func (p *Pane) rereadFailed() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, n := range p.tree.byID {
+		if n.state == common.LoadFailed && !p.reading(n.id) {
+			cmds = append(cmds, p.read(n, common.Quiet))
+		}
+	}
+	if root := p.tree.root; (root == nil || root.state == common.LoadFailed) && !p.reading(0) {
+		cmds = append(cmds, p.read(nil, common.Quiet))
+	}
+	if p.ctx.FileIndex == nil && !p.filesLoading && p.tree.root != nil {
+		cmds = append(cmds, p.readFiles())
+	}
+	return tea.Batch(cmds...)
+}
+
 // followJobs takes the jobs poll's news for the jobs of the open folders:
 // a job it lists shows the state it lists; one shown queued or running
 // that it no longer lists has ended, and its last state is read again.

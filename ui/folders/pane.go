@@ -209,6 +209,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	case jobStatesMsg:
 		p.gotStates(msg)
 		return p, nil
+	case common.ServerBackMsg:
+		return p, p.rereadFailed()
 	case common.JobsPolledMsg:
 		return p, p.followJobs(msg)
 	case permsMsg, addGroupMsg, setFlagsMsg, deleteGroupMsg:
