@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dapconsole/dapconsole/ui/common"
 )
@@ -62,10 +63,7 @@ func (c *commandLine) update(msg tea.KeyPressMsg, m *Model) tea.Cmd {
 			c.completePath(arg, m)
 			return nil
 		}
-		if matches := c.matching(); len(matches) > 0 {
-			c.input.SetValue(matches[0].Name + " ")
-			c.input.CursorEnd()
-		}
+		c.completeName()
 		return nil
 	case msg.String() == "backspace" && c.input.Value() == "":
 		c.close()
@@ -108,6 +106,25 @@ func (c *commandLine) completePath(arg string, m *Model) {
 	c.input.CursorEnd()
 }
 
+// completeName completes a command's name: the one that matches whole, or
+// as far as the matching names agree, the hint listing them.
+func (c *commandLine) completeName() {
+	matches := c.matching()
+	if len(matches) == 0 || strings.Contains(c.input.Value(), " ") {
+		return
+	}
+	names := make([]string, len(matches))
+	for i, cmd := range matches {
+		names[i] = cmd.Name
+	}
+	done := commonPrefix(names)
+	if len(matches) == 1 {
+		done += " "
+	}
+	c.input.SetValue(done)
+	c.input.CursorEnd()
+}
+
 // commonPrefix is the longest start all paths share.
 func commonPrefix(paths []string) string {
 	prefix := paths[0]
@@ -134,7 +151,7 @@ func (c *commandLine) matching() []common.Command {
 
 // hint lists the matching commands with their arguments and help, or the
 // folders a tab left to choose from.
-func (c *commandLine) hint() string {
+func (c *commandLine) hint(width int) string {
 	if len(c.candidates) > 0 {
 		shown := make([]string, len(c.candidates))
 		for i, p := range c.candidates {
@@ -142,18 +159,40 @@ func (c *commandLine) hint() string {
 		}
 		return strings.Join(shown, "  ")
 	}
-	var parts []string
-	for _, cmd := range c.matching() {
+	matches := c.matching()
+	if len(matches) == 0 {
+		return "no such command"
+	}
+	parts, names := make([]string, len(matches)), make([]string, len(matches))
+	for i, cmd := range matches {
 		usage := ":" + cmd.Name
 		if cmd.Args != "" {
 			usage += " " + cmd.Args
 		}
-		parts = append(parts, usage+" "+cmd.Help)
+		parts[i], names[i] = usage+" "+cmd.Help, ":"+cmd.Name
 	}
-	if len(parts) == 0 {
-		return "no such command"
+	if full := strings.Join(parts, " · "); ansi.StringWidth(full) <= width {
+		return full
 	}
-	return strings.Join(parts, " · ")
+	// Too many to say what each does: their names, as many as fit, and
+	// how many more; typing narrows them, tab completes.
+	return fitNames(names, width)
+}
+
+// fitNames joins names as far as width allows, ending with how many more
+// there are when not all fit.
+func fitNames(names []string, width int) string {
+	line := strings.Join(names, "  ")
+	if ansi.StringWidth(line) <= width {
+		return line
+	}
+	for n := len(names) - 1; n > 0; n-- {
+		line = strings.Join(names[:n], "  ") + fmt.Sprintf("  … +%d (type to narrow, tab completes)", len(names)-n)
+		if ansi.StringWidth(line) <= width {
+			return line
+		}
+	}
+	return fmt.Sprintf("%d commands (type to narrow, tab completes)", len(names))
 }
 
 func (c *commandLine) ShortHelp() []key.Binding {

@@ -167,7 +167,7 @@ func (m *Model) fitStatus(style lipgloss.Style, text, hint string) string {
 
 func (m *Model) helpLineView() string {
 	if m.cmdline.active {
-		return m.ctx.Styles.CommandHint.Render(ansi.Truncate(m.cmdline.hint(), m.width, "…"))
+		return m.ctx.Styles.CommandHint.Render(ansi.Truncate(m.cmdline.hint(m.width), m.width, "…"))
 	}
 	bindings := m.ShortHelp()
 	var key strings.Builder
