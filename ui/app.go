@@ -71,6 +71,8 @@ type Model struct {
 	// The header and the help line as last drawn: a dozen lipgloss renders
 	// each, most of a frame, and View runs after every message.
 	header, helpLine lineCache
+	// helpTop is the first line of `?` on screen: a small terminal scrolls it.
+	helpTop int
 
 	// heldReads are the first reads of the panes not on screen, held back
 	// from Init until the first frame is drawn (see awaitFirstFrame);
@@ -307,7 +309,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case quitRequestMsg:
 		return m, m.requestQuit()
 	case showHelpMsg:
-		m.help.ShowAll = true
+		m.showHelp()
 		return m, nil
 	case showLogMsg:
 		m.openDialog(newLogDialog(m.ctx, &m.messages))

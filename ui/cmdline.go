@@ -169,7 +169,7 @@ func (c *commandLine) hint(width int) string {
 		if cmd.Args != "" {
 			usage += " " + cmd.Args
 		}
-		parts[i], names[i] = usage+" "+cmd.Help, ":"+cmd.Name
+		parts[i], names[i] = usage+" "+cmd.Help, usage
 	}
 	if full := strings.Join(parts, " · "); ansi.StringWidth(full) <= width {
 		return full

@@ -56,7 +56,8 @@ func (m *Model) modalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// helpKey handles a key while `?` shows: ? and esc close it, q quits.
+// helpKey handles a key while `?` shows: ? and esc close it, q quits, the
+// navigation keys scroll it where it is taller than the terminal.
 func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
 	switch {
@@ -65,7 +66,17 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.requestQuit()
 	}
+	_, bodyH := m.bodySize()
+	common.ListBindings(k, bodyH-1, 1<<20, 0, 0, func(delta int) tea.Cmd {
+		m.helpTop = max(0, m.helpTop+delta) // fullHelpView keeps it in range
+		return nil
+	}).Handle(m.ctx, msg)
 	return nil
+}
+
+// showHelp opens `?` at its top.
+func (m *Model) showHelp() {
+	m.help.ShowAll, m.helpTop = true, 0
 }
 
 // appColumn is the column of the root's keys in `?`, after the panes'.
@@ -88,7 +99,7 @@ func (m *Model) bindings() common.Bindings {
 	bs = append(bs,
 		common.Binding{Key: k.Command, Run: m.cmdline.open, Column: appColumn},
 		common.Binding{Key: k.Log, Run: func() tea.Cmd { m.openDialog(newLogDialog(m.ctx, &m.messages)); return nil }, Column: appColumn},
-		common.Binding{Key: k.Help, Run: func() tea.Cmd { m.help.ShowAll = true; return nil }, Column: appColumn})
+		common.Binding{Key: k.Help, Run: func() tea.Cmd { m.showHelp(); return nil }, Column: appColumn})
 	if m.status.level == common.LevelError && m.status.text != "" {
 		bs = append(bs, common.Binding{Key: k.Back, Help: "dismiss", Run: func() tea.Cmd { m.status.clear(); return nil }, Column: common.NoHelp})
 	}

@@ -30,8 +30,10 @@ func (m *Model) Render() string {
 		return ""
 	}
 	if m.tooSmall() {
-		msg := fmt.Sprintf("terminal too small: %d×%d, need %d×%d (q quits)", m.width, m.height, MinWidth, MinHeight)
-		return m.ctx.Styles.TooSmall.Render(ansi.Truncate(msg, m.width, "…"))
+		// One short line each, the size it needs first: one long line cut
+		// at the width lost the size.
+		msg := fmt.Sprintf("terminal too small:\nneed %d×%d, have %d×%d\nq quits", MinWidth, MinHeight, m.width, m.height)
+		return m.ctx.Styles.TooSmall.Render(common.Fit(msg, m.width, m.height))
 	}
 	bodyW, bodyH := m.bodySize()
 	var body string
@@ -186,7 +188,23 @@ func (m *Model) fullHelpView() string {
 	if _, _, reasons := m.allBindings().Help(m.ctx); reasons != nil {
 		title += "\n" + st.ReadOnly.Render(ansi.Truncate("keys marked ✗ are disabled: "+strings.Join(reasons, "; "), m.width, "…"))
 	}
-	return title + "\n\n" + m.helpColumnRows(m.FullHelp())
+	return m.helpWindow(title + "\n\n" + m.helpColumnRows(m.FullHelp()))
+}
+
+// helpWindow shows the lines of `?` from helpTop on, as many as the body
+// holds, with a last line saying where the reader is when not all fit.
+func (m *Model) helpWindow(text string) string {
+	_, bodyH := m.bodySize()
+	lines := strings.Split(text, "\n")
+	if len(lines) <= bodyH || bodyH < 2 {
+		m.helpTop = 0
+		return text
+	}
+	room := bodyH - 1
+	m.helpTop = min(m.helpTop, len(lines)-room)
+	shown := lines[m.helpTop : m.helpTop+room]
+	where := fmt.Sprintf("lines %d–%d of %d · ↑↓ pgup pgdn scroll", m.helpTop+1, m.helpTop+room, len(lines))
+	return strings.Join(append(shown, m.ctx.Styles.Label.Render(where)), "\n")
 }
 
 // helpColumnRows lays the groups of keys out as columns, starting a new row
