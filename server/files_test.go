@@ -254,7 +254,7 @@ func TestUserManagement(t *testing.T) {
 	if !slices.Equal(byName["viewer"].Groups, []string{"viewers"}) || !slices.Equal(byName["admin"].Roles, []string{model.RoleAdmin}) {
 		t.Fatalf("users %+v", users.Elements)
 	}
-	p.get("admin", "/rest/user-management/users?maxResults=1&startIndex=1", &users)
+	p.get("admin", "/rest/user-management/users?maxResults=1&firstResult=1", &users)
 	if users.Total != 3 || len(users.Elements) != 1 || users.Elements[0].Username != "analyst" {
 		t.Fatalf("second page %+v", users)
 	}
@@ -269,7 +269,7 @@ func TestUserManagement(t *testing.T) {
 	}
 	p.wantFailure(p.call("admin", http.MethodGet, "/rest/user-management/users?maxResults=-1", nil), http.StatusBadRequest, "maxResults")
 	// lo+maxResults overflowed to a negative bound and the handler panicked.
-	p.get("admin", "/rest/user-management/users?startIndex=1&maxResults=9223372036854775807", &users)
+	p.get("admin", "/rest/user-management/users?firstResult=1&maxResults=9223372036854775807", &users)
 	if users.Total != 3 || len(users.Elements) != 2 {
 		t.Fatalf("huge window %+v", users)
 	}

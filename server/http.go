@@ -56,6 +56,9 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		case !s.auth.verify(u, password):
 			challenge(w, "wrong user name or password")
 			return
+		case !u.Enabled:
+			challenge(w, "this account is disabled")
+			return
 		}
 		next.ServeHTTP(w, routeRootRef(r.WithContext(context.WithValue(r.Context(), userKey{}, u))))
 	})

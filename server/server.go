@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/backup"
@@ -41,6 +42,9 @@ type Config struct {
 	MaxWorkbookBytes int64
 	// BackupHooks let tests see and steer a restore's phases (backup.Hooks).
 	BackupHooks backup.Hooks
+	// LicenseExpires is the end of the licence /rest/license-details
+	// answers; zero is a licence without end.
+	LicenseExpires time.Time
 }
 
 // spoolDir is where restore uploads wait, as temporary files, to be applied.
@@ -57,6 +61,8 @@ type Server struct {
 	backups *backup.Service
 	auth    *authCache
 	jobs    *jobs.Engine
+	// started is when New returned: the start of the licence.
+	started time.Time
 }
 
 // New opens the data directory, creating the first users (demo data, or
@@ -86,7 +92,7 @@ func New(cfg Config) (*Server, error) {
 		st.Close()
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	s := &Server{cfg: cfg, store: st, backups: backups, auth: newAuthCache()}
+	s := &Server{cfg: cfg, store: st, backups: backups, auth: newAuthCache(), started: time.Now()}
 	if err := s.initialize(context.Background()); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("server: %w", err)
@@ -127,6 +133,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerFolderRoutes(mux)
 	s.registerFileRoutes(mux)
 	s.registerUserRoutes(mux)
+	s.registerLicenseRoutes(mux)
 	s.registerConnectionRoutes(mux)
 	s.registerDependencyRoutes(mux)
 	s.registerJobRoutes(mux)

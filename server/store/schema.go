@@ -15,6 +15,7 @@ const RootID = 1
 // Append only: a released migration never changes.
 var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	createSchema,
+	addPeople,
 }
 
 const schemaV1 = `

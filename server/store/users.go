@@ -21,6 +21,7 @@ type User struct {
 	ID           int64
 	Name         string
 	Admin        bool
+	Enabled      bool
 	GroupIDs     []int64
 	PasswordHash string
 }
@@ -54,14 +55,21 @@ func (q Queries) CreateUser(ctx context.Context, name, passwordHash string, admi
 		return User{}, fmt.Errorf("create user %q: %w", name, err)
 	}
 	id, _ := res.LastInsertId()
-	return User{ID: id, Name: name, Admin: admin, PasswordHash: passwordHash}, nil
+	role := RoleAnalyst
+	if admin {
+		role = RoleAdmin
+	}
+	if _, err := q.q.ExecContext(ctx, `INSERT INTO user_roles(user_id, role_id) SELECT ?, id FROM roles WHERE name = ?`, id, role); err != nil {
+		return User{}, fmt.Errorf("create user %q: role: %w", name, err)
+	}
+	return User{ID: id, Name: name, Admin: admin, Enabled: true, PasswordHash: passwordHash}, nil
 }
 
 // UserByName returns the user with its groups, or ErrNotFound.
 func (q Queries) UserByName(ctx context.Context, name string) (User, error) {
 	var u User
-	err := q.q.QueryRowContext(ctx, `SELECT id, name, admin, password_hash FROM users WHERE name = ?`, name).
-		Scan(&u.ID, &u.Name, &u.Admin, &u.PasswordHash)
+	err := q.q.QueryRowContext(ctx, `SELECT id, name, admin, enabled, password_hash FROM users WHERE name = ?`, name).
+		Scan(&u.ID, &u.Name, &u.Admin, &u.Enabled, &u.PasswordHash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, fmt.Errorf("user %q: %w", name, ErrNotFound)
 	}
@@ -150,40 +158,6 @@ func VisibleText(field, s string) error {
 func isUniqueViolation(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
-}
-
-// Account is a user as the user-management list shows it: no password hash.
-type Account struct {
-	Name   string
-	Admin  bool
-	Groups []string // names, sorted
-}
-
-// Accounts returns every user with the names of its groups, by name.
-func (q Queries) Accounts(ctx context.Context) ([]Account, error) {
-	rows, err := q.q.QueryContext(ctx, `SELECT u.name, u.admin, coalesce(g.name, '') FROM users u
-		LEFT JOIN memberships m ON m.user_id = u.id LEFT JOIN groups g ON g.id = m.group_id
-		ORDER BY u.name, g.name`)
-	if err != nil {
-		return nil, fmt.Errorf("list users: %w", err)
-	}
-	defer rows.Close()
-	var out []Account
-	for rows.Next() {
-		var name, group string
-		var admin bool
-		if err := rows.Scan(&name, &admin, &group); err != nil {
-			return nil, fmt.Errorf("list users: %w", err)
-		}
-		if len(out) == 0 || out[len(out)-1].Name != name {
-			out = append(out, Account{Name: name, Admin: admin})
-		}
-		if group != "" {
-			last := &out[len(out)-1]
-			last.Groups = append(last.Groups, group)
-		}
-	}
-	return out, rows.Err()
 }
 
 // Groups returns every group, by name.
