@@ -134,6 +134,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerFileRoutes(mux)
 	s.registerUserRoutes(mux)
 	s.registerLicenseRoutes(mux)
+	s.registerDataRoutes(mux)
 	s.registerConnectionRoutes(mux)
 	s.registerDependencyRoutes(mux)
 	s.registerJobRoutes(mux)
