@@ -11,6 +11,7 @@ import (
 	"github.com/dapconsole/dapconsole/ui/connections"
 	"github.com/dapconsole/dapconsole/ui/folders"
 	"github.com/dapconsole/dapconsole/ui/jobs"
+	"github.com/dapconsole/dapconsole/ui/people"
 )
 
 // PaneEntry is a pane as the console registers it. Its place in the list
@@ -30,6 +31,7 @@ func defaultPanes(ctx *common.Context) []PaneEntry {
 		{Pane: folders.New(ctx), ID: common.FoldersPane, Help: "show the folder tree"},
 		{Pane: connections.New(ctx), ID: common.ConnectionsPane, Help: "show the connections"},
 		{Pane: jobs.New(ctx), ID: common.JobsPane, Help: "show the job dashboard"},
+		{Pane: people.New(ctx), ID: common.PeoplePane, Help: "show users, groups and roles"},
 	}
 }
 

@@ -34,7 +34,7 @@ func TestAFourthPaneIsOneLine(t *testing.T) {
 		place func(stub PaneEntry, own []PaneEntry) []PaneEntry
 		key   string
 	}{
-		{"last", func(stub PaneEntry, own []PaneEntry) []PaneEntry { return append(own, stub) }, "4"},
+		{"last", func(stub PaneEntry, own []PaneEntry) []PaneEntry { return append(own, stub) }, "5"}, // after the four default panes
 		{"first", func(stub PaneEntry, own []PaneEntry) []PaneEntry { return append([]PaneEntry{stub}, own...) }, "1"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

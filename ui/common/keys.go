@@ -46,6 +46,10 @@ type KeyMap struct {
 	HideSystem, Details, Deeper, Shallower key.Binding
 	// Logs shows a job execution's log.
 	Logs key.Binding
+	// ViewData shows a job's newest data; NextSection and PrevSection
+	// switch among the lists of a pane (users, groups, roles) or the
+	// sheets of a workbook; Password resets a user's.
+	ViewData, NextSection, PrevSection, Password key.Binding
 
 	// The application.
 	// The keys 1…9 that show a pane are the root's: they come from its pane
@@ -121,6 +125,11 @@ func DefaultKeyMap() *KeyMap {
 		Logs:       b([]string{"l"}, "l", "log"),
 		Deeper:     b([]string{"+", "="}, "+", "deeper"),
 		Shallower:  b([]string{"-"}, "-", "shallower"),
+
+		ViewData:    b([]string{"v"}, "v", "view data"),
+		NextSection: b([]string{"]"}, "]", "next list"),
+		PrevSection: b([]string{"["}, "[", "previous list"),
+		Password:    b([]string{"c"}, "c", "reset password"),
 
 		Help:     b([]string{"?"}, "?", "help"),
 		Command:  b([]string{":"}, ":", "command"),

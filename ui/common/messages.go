@@ -22,6 +22,7 @@ const (
 	FoldersPane     PaneID = "folders"
 	ConnectionsPane PaneID = "conn"
 	JobsPane        PaneID = "jobs"
+	PeoplePane      PaneID = "users"
 )
 
 // Level says how the status line shows a message.
