@@ -317,7 +317,14 @@ func TestHistoryFromDetailsWithoutConfiguration(t *testing.T) {
 	u.run(cmd)
 	u.until("the history", 10*time.Second, func() bool { return p.history != nil && len(p.history.entries) > 0 })
 	if p.history.configID != want || p.history.entries[0].ID != run.JobExecutionID {
-		t.Errorf("history of configuration %d from #%d, want %d from #%d", p.history.configID, p.history.entries[0].ID, want, run.JobExecutionID)
+		t.Fatalf("history of configuration %d from #%d, want %d from #%d", p.history.configID, p.history.entries[0].ID, want, run.JobExecutionID)
+	}
+	// Its details name the configuration the history was found by, and no file.
+	u.run(uitest.Press(p, "enter"))
+	u.until("the details", 10*time.Second, func() bool { return p.details != nil && p.details.loaded })
+	view := uitest.Screen(p.View())
+	if !strings.Contains(view, fmt.Sprintf("configuration   %d", want)) || !strings.Contains(view, "file            —") {
+		t.Errorf("details without configuration and file:\n%s", view)
 	}
 }
 

@@ -335,8 +335,22 @@ func (p *Pane) detailsView() string {
 	b.WriteString(st.Label.Render(common.AlignLeft("state", 16)))
 	b.WriteString(p.stateCell(x.JobStatus, 30, false))
 	b.WriteByte('\n')
-	field("configuration", strconv.FormatInt(x.JobConfigurationID, 10))
-	field("file", fmt.Sprintf("%d  %s", x.File.ID, common.Clean(x.File.UUID)))
+	// Details of older releases name neither; a history opened by other
+	// means knows the configuration.
+	configID := x.JobConfigurationID
+	if configID <= 0 && p.history != nil {
+		configID = p.history.configID
+	}
+	configuration, file := "—", "—"
+	if configID > 0 {
+		configuration = strconv.FormatInt(configID, 10)
+	}
+	if x.File.ID > 0 || x.File.UUID != "" {
+		file = fmt.Sprintf("%d  %s", x.File.ID, common.Clean(x.File.UUID))
+	}
+	field("configuration", configuration)
+	field("file", file)
+
 	field("started", formatTime(x.StartTime))
 	field("stopped", formatTime(x.StopTime))
 	if r := p.table.rows[d.execID]; r != nil && r.reason != "" {
