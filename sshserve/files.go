@@ -31,7 +31,8 @@ type userFiles struct {
 }
 
 var (
-	errReadOnly = errors.New("a read-only key may fetch files, not send, rename or remove them")
+	// errReadOnly is sftp's "permission denied", which clients say as such.
+	errReadOnly = fmt.Errorf("a read-only key may fetch files, not send, rename or remove them: %w", sftp.ErrSSHFxPermissionDenied)
 	errOutside  = errors.New("outside your files directory")
 )
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pkg/sftp"
 	gossh "golang.org/x/crypto/ssh"
@@ -387,4 +388,27 @@ func scpFetch(t *testing.T, addr string, key sshtest.Key, name string) (body str
 		return nil
 	})
 	return body, code, stderr
+}
+
+// TestRemovedKeyEndsItsTransfers: an sftp session ends when its key is
+// taken out of the file, as a console does.
+func TestRemovedKeyEndsItsTransfers(t *testing.T) {
+	var keysPath string
+	fs := startFiles(t, func(c *Config) { keysPath = c.AuthorizedKeysPath; c.KeysEvery = 20 * time.Millisecond })
+	client := fs.sftp(t, fs.bob)
+	if _, err := client.ReadDir("/"); err != nil {
+		t.Fatal(err)
+	}
+	rewriteKeys(t, keysPath, fs.alice.Line(`user="analyst",read-only`, "alice@laptop"))
+	for deadline := time.Now().Add(sshtest.Wait); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := client.ReadDir("/"); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sftp session of a removed key goes on")
+		}
+	}
+	if !strings.Contains(fs.log.String(), `kind=sftp`) || !strings.Contains(fs.log.String(), `why="key removed or changed"`) {
+		t.Errorf("the log does not say why the transfer ended:\n%s", fs.log)
+	}
 }
