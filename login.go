@@ -195,19 +195,12 @@ func logout(args []string, env accountIO) error {
 	return nil
 }
 
-// resolveConsoleSession is the console's credential lookup: flags, then the
-// profile; the password from DAP_PASSWORD, the keyring, or a masked prompt.
-// When the keyring is unavailable it says so in one sentence and carries on.
-// A first start, with no server and no profile, asks nothing: the console
-// opens on its login screen instead.
+// resolveConsoleSession is the console's credential lookup: it asks on the
+// terminal for what is missing, except at a first start, which opens on the
+// login screen.
 func resolveConsoleSession(req credentials.Request, env accountIO) (credentials.Session, error) {
-	profiles, err := credentials.LoadProfiles(env.profilesPath)
-	if err != nil {
-		return credentials.Session{}, err
-	}
-	prompt := credentials.NewPrompter(env.stdin, env.stderr)
-	if _, hasDefault := profiles.DefaultProfile(); req.Server == "" && req.Profile == "" && !hasDefault {
-		prompt = nil
-	}
-	return credentials.Resolve(req, credentials.Env{Profiles: profiles, Getenv: env.getenv, Prompt: prompt})
+	return credentials.Lookup(req, credentials.Start{
+		ProfilesPath: env.profilesPath, Getenv: env.getenv,
+		Stdin: env.stdin, Prompts: env.stderr, LoginScreen: true,
+	})
 }

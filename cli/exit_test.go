@@ -1,0 +1,271 @@
+package cli
+
+import (
+	"archive/zip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dapconsole/dapconsole/model"
+)
+
+// TestUsageErrorsExitTwo: a wrong command line exits 2 before anything is
+// sent (the platform would otherwise answer, and the run exit 0 or 1).
+func TestUsageErrorsExitTwo(t *testing.T) {
+	p := startPlatform(t)
+	for _, args := range [][]string{
+		{"folder", "bogus"},
+		{"folder", "ls", "-o", "yaml"},
+		{"folder", "ls", "Data"},
+		{"folder", "ls", "/", "/Data"},
+		{"folder", "backup", "/Data"},
+		{"folder", "perm", "/Data", "--others", "rwz"},
+		{"folder", "perm", "/Data", "--group", "viewers"},
+		{"job", "details", "x"},
+		{"job", "seq", "/Data/ImportJobs/Orders.imp", "--var", "novalue"},
+		{"job", "trigger"},
+		{"conn", "deps", "2", "--direction", "sideways"},
+		{"conn", "get", "2", "--bogus"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r := p.run(t, args...).want(t, ExitUsage)
+			if !strings.HasPrefix(r.stderr, "dapconsole: ") || r.stdout != "" {
+				t.Errorf("stdout %q, stderr %q", r.stdout, r.stderr)
+			}
+		})
+	}
+	// Nothing changed: the others' permission is still the demo's.
+	if r := p.run(t, "folder", "perm", "/Data"); !strings.Contains(r.stdout, "others            r--") {
+		t.Errorf("a usage error changed the permission:\n%s", r.stdout)
+	}
+}
+
+// TestRefusalsExitOne: what the platform refuses exits 1 with its reason.
+func TestRefusalsExitOne(t *testing.T) {
+	p := startPlatform(t)
+	archive := filepath.Join(t.TempDir(), "data.zip")
+	p.run(t, "folder", "backup", "/Data", "-o", archive).want(t, ExitOK)
+	for _, tt := range []struct {
+		args   []string
+		reason string
+	}{
+		{[]string{"folder", "ls", "/Nowhere"}, "404"},
+		{[]string{"job", "stop", "/Data/ImportJobs/Customer List.imp"}, "no queued or running execution"},
+		{[]string{"conn", "delete", "2"}, "still used by"},
+		{[]string{"folder", "restore", "/Data", archive}, "already exist in the target"},
+		{[]string{"folder", "restore", "/Data", archive, "--overwrite"}, "Local Files.dst is still used by"},
+		{[]string{"job", "trigger", "/Exports/Sales by Region.exp", "--wait"}, "ended ERROR: /Exports/Sales by Region.exp: input /Analytics/Sales by Region.wbk has no data"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := p.run(t, tt.args...).want(t, ExitFailed)
+			if !strings.Contains(r.stderr, tt.reason) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tt.reason)
+			}
+		})
+	}
+}
+
+// TestTriggerWaitWarns: COMPLETED_WITH_WARNINGS exits 0 and says so.
+func TestTriggerWaitWarns(t *testing.T) {
+	p := startPlatform(t)
+	r := p.run(t, "job", "trigger", "/Data/DataLinks/Orders With Errors.lnk", "--wait").want(t, ExitOK)
+	if !strings.Contains(r.stdout, "COMPLETED_WITH_WARNINGS") || !strings.Contains(r.stderr, "warning: execution") {
+		t.Errorf("stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	r = p.run(t, "job", "trigger", "/Data/ImportJobs/Products.imp").want(t, ExitOK)
+	if !strings.Contains(r.stdout, "EXECUTION") {
+		t.Errorf("trigger without --wait: %q", r.stdout)
+	}
+}
+
+// TestCredentials: a wrong password, a server that is down and a run
+// without a terminal or a password each exit 1 at once with a sentence.
+func TestCredentials(t *testing.T) {
+	p := startPlatform(t)
+	r := p.runWith(t, invocation{env: map[string]string{"DAP_PASSWORD": "wrong"}}, "--server", p.URL, "--user", "admin", "conn", "ls").want(t, ExitFailed)
+	if !strings.Contains(r.stderr, "401") || strings.Contains(r.stderr, "wrong") {
+		t.Errorf("wrong password: %q", r.stderr)
+	}
+
+	down := startPlatform(t)
+	down.Close()
+	start := time.Now()
+	r = down.run(t, "job", "ls").want(t, ExitFailed)
+	if !strings.Contains(r.stderr, "unreachable") || time.Since(start) > 5*time.Second {
+		t.Errorf("server down: %q after %v", r.stderr, time.Since(start))
+	}
+
+	// No terminal, no password: the stdin holds a line that a prompt would
+	// take for the password, and is not read.
+	r = p.runWith(t, invocation{env: map[string]string{"DAP_PASSWORD": ""}, stdin: "admin\n"}, "--server", p.URL, "--user", "admin", "conn", "ls").want(t, ExitFailed)
+	if !strings.Contains(r.stderr, "no terminal to ask on: set DAP_PASSWORD, or store it with dapconsole login") || r.stdout != "" {
+		t.Errorf("no terminal: %q", r.stderr)
+	}
+	r = p.runWith(t, invocation{}, "conn", "ls").want(t, ExitFailed)
+	if !strings.Contains(r.stderr, "no server: give --server URL or --profile NAME") {
+		t.Errorf("nothing given: %q", r.stderr)
+	}
+	// On a terminal the password is asked (here read from the stand-in).
+	r = p.runWith(t, invocation{env: map[string]string{"DAP_PASSWORD": ""}, stdin: "admin\n", terminal: true}, "--server", p.URL, "--user", "admin", "conn", "ls").want(t, ExitOK)
+	if !strings.Contains(r.stderr, "Password for admin@"+p.URL) {
+		t.Errorf("terminal: %q", r.stderr)
+	}
+}
+
+// TestReadOnly: --read-only refuses every write before it is sent, and
+// reads still work.
+func TestReadOnly(t *testing.T) {
+	p := startPlatform(t)
+	archive := filepath.Join(t.TempDir(), "data.zip")
+	p.run(t, "--read-only", "folder", "backup", "/Data", "-o", archive).want(t, ExitOK)
+	for _, args := range [][]string{
+		{"job", "trigger", "/Data/ImportJobs/Orders.imp"},
+		{"conn", "delete", "7"},
+		{"folder", "perm", "/Data", "--others", "rwx"},
+		{"folder", "restore", "/Elsewhere", archive},
+	} {
+		r := p.run(t, append([]string{"--read-only"}, args...)...).want(t, ExitFailed)
+		if !strings.Contains(r.stderr, "read-only") {
+			t.Errorf("%v: %q", args, r.stderr)
+		}
+	}
+	p.run(t, "--read-only", "folder", "restore", "/Elsewhere", archive, "--dry-run").want(t, ExitOK)
+	p.run(t, "folder", "ls", "/Elsewhere").want(t, ExitFailed) // nothing was created
+	p.run(t, "conn", "get", "7").want(t, ExitOK)
+}
+
+// TestBackupWritesNoPartialFile: a refused or cancelled backup leaves no
+// file and an existing one as it was; a backup that arrived is a ZIP that
+// restores elsewhere.
+func TestBackupWritesNoPartialFile(t *testing.T) {
+	p := startPlatform(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "nightly.zip")
+	p.run(t, "folder", "backup", "/Nowhere", "-o", file).want(t, ExitFailed)
+	p.run(t, "folder", "backup", "/Data/ImportJobs", "-o", file).want(t, ExitFailed) // depends on files outside
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("a refused backup left %v", entries)
+	}
+	if err := os.WriteFile(file, []byte("yesterday"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p.runWith(t, invocation{ctx: ctx}, "--server", p.URL, "--user", "admin", "folder", "backup", "/Data", "-o", file).want(t, ExitFailed)
+	if b, _ := os.ReadFile(file); string(b) != "yesterday" {
+		t.Fatalf("a cancelled backup changed the file: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("a cancelled backup left %v", entries)
+	}
+
+	r := p.run(t, "folder", "backup", "/Data", "-o", file, "--include-owner").want(t, ExitOK)
+	if !strings.Contains(r.stderr, "bytes") {
+		t.Errorf("backup said %q", r.stderr)
+	}
+	zr, err := zip.OpenReader(file)
+	if err != nil {
+		t.Fatalf("the backup is no ZIP: %v", err)
+	}
+	zr.Close()
+	r = p.run(t, "folder", "restore", "/Copy", file, "-o", "json").want(t, ExitOK)
+	if res := decode[model.RestoreResult](t, r); len(res.Restored) < 10 {
+		t.Errorf("restore: %+v", res)
+	}
+	p.run(t, "folder", "ls", "/Copy/Connections").want(t, ExitOK)
+
+	r = p.run(t, "folder", "backup", "/Data", "-o", file, "--ids", "/Data/Connections/Warehouse.dst", "--ignore-missing-dependencies").want(t, ExitOK)
+	zr, err = zip.OpenReader(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		if !f.FileInfo().IsDir() {
+			names = append(names, f.Name)
+		}
+	}
+	if strings.Join(names, ",") != "Connections/Warehouse.dst" {
+		t.Errorf("--ids backed up %v", names)
+	}
+}
+
+// TestWrites: perm changes, connection create and delete, stop, seq, log -f.
+func TestWrites(t *testing.T) {
+	p := startPlatform(t)
+	r := p.run(t, "folder", "perm", "/Data", "--others", "-", "--group", "viewers=rwx", "--remove-group", "analysts", "--owner", "analyst").want(t, ExitOK)
+	for _, want := range []string{"owner analyst", "others ---", "group viewers rwx"} {
+		if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), want) {
+			t.Errorf("perm lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "analysts") {
+		t.Errorf("analysts kept:\n%s", r.stdout)
+	}
+	r = p.run(t, "folder", "perm", "/Data", "--group", "analysts=r").want(t, ExitOK) // granted anew
+	if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), "group analysts r--") {
+		t.Errorf("analysts not granted:\n%s", r.stdout)
+	}
+
+	conn := p.run(t, "conn", "get", "3", "-o", "json").want(t, ExitOK).stdout
+	conn = strings.ReplaceAll(conn, "/Data/Connections/Warehouse.dst", "/Data/Connections/Warehouse Copy.dst")
+	conn = strings.ReplaceAll(conn, `"uuid": "`, `"uuid-was": "`)
+	r = p.runWith(t, invocation{stdin: conn}, "--server", p.URL, "--user", "admin", "conn", "create", "-f", "-").want(t, ExitOK)
+	id := strings.TrimSpace(r.stdout)
+	if !strings.Contains(p.run(t, "conn", "get", id).want(t, ExitOK).stdout, "Warehouse Copy.dst") {
+		t.Errorf("created connection %s is not the copy", id)
+	}
+	p.run(t, "conn", "delete", id).want(t, ExitOK)
+	p.run(t, "conn", "get", id).want(t, ExitFailed)
+
+	r = p.run(t, "job", "seq", "/Data/ImportJobs/Customer List.imp", "--var", "region=EU").want(t, ExitOK)
+	if !strings.Contains(r.stdout, "Customers per Region") {
+		t.Errorf("seq: %s", r.stdout)
+	}
+	exec := strings.Fields(strings.Split(p.run(t, "job", "status", "/Data/ImportJobs/Customer List.imp").stdout, "\n")[1])[1]
+	r = p.run(t, "job", "log", exec, "-f").want(t, ExitOK)
+	if !strings.Contains(r.stdout, "ended: COMPLETED") || strings.Count(r.stdout, "started") != 1 {
+		t.Errorf("log -f:\n%s", r.stdout)
+	}
+}
+
+// TestCompletion: the shells' scripts name the program.
+func TestCompletion(t *testing.T) {
+	p := startPlatform(t)
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		if r := p.run(t, "completion", shell).want(t, ExitOK); !strings.Contains(r.stdout, "dapconsole") {
+			t.Errorf("%s: %.200s", shell, r.stdout)
+		}
+	}
+	r := p.run(t, "__complete", "folder", "ls", "-o", "").want(t, ExitOK)
+	if !strings.Contains(r.stdout, "table\njson\n") {
+		t.Errorf("completion of -o: %q", r.stdout)
+	}
+}
+
+// TestTableForPeople: colour only on a terminal without NO_COLOR; every
+// cell a server sent is cleaned; columns align by display width.
+func TestTableForPeople(t *testing.T) {
+	p := startPlatform(t)
+	if r := p.runWith(t, invocation{terminal: true}, "--server", p.URL, "--user", "admin", "conn", "ls"); !strings.Contains(r.stdout, "\x1b[") {
+		t.Errorf("no colour on a terminal: %q", r.stdout)
+	}
+	if r := p.runWith(t, invocation{terminal: true, env: map[string]string{"NO_COLOR": "1"}}, "--server", p.URL, "--user", "admin", "conn", "ls"); strings.Contains(r.stdout, "\x1b") {
+		t.Errorf("colour with NO_COLOR: %q", r.stdout)
+	}
+	tb := newTable("NAME", "X")
+	tb.add("\x1b]0;owned\x07日本", "1")
+	tb.add("a", "2")
+	var b strings.Builder
+	if err := tb.write(&b, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "NAME              X\n^[]0;owned^G日本  1\na                 2\n"
+	if b.String() != want {
+		t.Errorf("table\n%q\nwant\n%q", b.String(), want)
+	}
+}

@@ -1,0 +1,289 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
+)
+
+func (a *app) folderCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "folder", Short: "list, back up, restore and share folders"}
+	cmd.AddCommand(a.folderLs(), a.folderBackup(), a.folderRestore(), a.folderPerm())
+	return cmd
+}
+
+// run wraps a command's work: it gets a context that Ctrl-C cancels, and
+// its errors are failures (exit 1) unless marked as usage.
+func (a *app) run(work func(ctx context.Context, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		ctx, stop := interruptible(cmd.Context())
+		defer stop()
+		err := work(ctx, args)
+		if err != nil && ctx.Err() != nil {
+			return failed(fmt.Errorf("cancelled: %w", err))
+		}
+		return failed(err)
+	}
+}
+
+// listedFile is a file of a folder as folder ls writes it in json: the
+// per-kind list's entry, its kind, and a job's last status.
+type listedFile struct {
+	model.FileEntry
+	Kind   model.Kind       `json:"kind"`
+	Status *model.JobStatus `json:"job-status,omitempty"`
+}
+
+// folderListing is folder ls in json: the platform's folder read and the
+// files the per-kind lists name inside it.
+type folderListing struct {
+	Folder model.Folder `json:"folder"`
+	Files  []listedFile `json:"files"`
+}
+
+func (a *app) folderLs() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "ls [REF]",
+		Short: "list a folder's sub-folders and files (kind, id, job state); REF is a path, UUID or file id, / by default",
+		Args:  cobra.MaximumNArgs(1),
+	}
+	out := addOutput(cmd, a.sys)
+	cmd.RunE = a.run(func(ctx context.Context, args []string) error {
+		if err := out.check(); err != nil {
+			return err
+		}
+		ref := api.Path("/")
+		if len(args) == 1 {
+			var err error
+			if ref, err = parseRef(args[0]); err != nil {
+				return err
+			}
+		}
+		client, err := a.connect()
+		if err != nil {
+			return err
+		}
+		listing, err := listFolder(ctx, client, ref)
+		if err != nil {
+			return err
+		}
+		t := newTable("KIND", "ID", "NAME", "STATE")
+		for _, f := range listing.Folder.Embedded.Folders {
+			t.add(string(model.KindFolder), strconv.FormatInt(f.ID(), 10), f.Name+"/", "")
+		}
+		for _, f := range listing.Files {
+			state := ""
+			if f.Status != nil {
+				state = string(f.Status.JobStatus)
+			}
+			t.add(string(f.Kind), strconv.FormatInt(f.ID, 10), path.Base(f.Path), state)
+		}
+		return out.show(listing, t)
+	})
+	return cmd
+}
+
+// listFolder reads a folder and the files in it, with the last state of
+// those that run as jobs.
+func listFolder(ctx context.Context, client *api.Client, ref api.Ref) (folderListing, error) {
+	var listing folderListing
+	var err error
+	if ref.String() == "/" {
+		listing.Folder, err = client.RootFolder(ctx)
+	} else {
+		listing.Folder, err = client.Folder(ctx, ref)
+	}
+	if err != nil {
+		return listing, fmt.Errorf("read folder %s: %w", ref, err)
+	}
+	dir := ref.String()
+	if !ref.IsPath() {
+		file, err := client.File(ctx, ref)
+		if err != nil {
+			return listing, fmt.Errorf("read the path of %s: %w", ref, err)
+		}
+		dir = file.Path
+	}
+	index, err := api.ReadFileIndex(ctx, client)
+	if err != nil {
+		return listing, err
+	}
+	listing.Files = []listedFile{}
+	for _, e := range index.In(strings.TrimSuffix(dir, "/") + pathRoot(dir)) {
+		f := listedFile{FileEntry: e.FileEntry, Kind: e.Kind}
+		if e.Kind.Runnable() {
+			status, err := client.JobStatus(ctx, api.UUID(e.UUID))
+			if err != nil {
+				return listing, fmt.Errorf("read the status of %s: %w", e.Path, err)
+			}
+			f.Status = &status
+		}
+		listing.Files = append(listing.Files, f)
+	}
+	return listing, nil
+}
+
+// pathRoot keeps "/" the root's path once its trailing slash is trimmed.
+func pathRoot(dir string) string {
+	if strings.Trim(dir, "/") == "" {
+		return "/"
+	}
+	return ""
+}
+
+// kebab writes a wire flag name (includeOwner) as a command-line flag
+// (include-owner).
+func kebab(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if unicode.IsUpper(r) {
+			b.WriteByte('-')
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// flagSet gives a command one boolean flag per wire flag, in kebab case,
+// and reads back which were set.
+type flagSet[F ~uint16] struct {
+	all  []F
+	on   []bool
+	name func(F) []string
+}
+
+func addFlagSet[F ~uint16](cmd *cobra.Command, all []F, names func(F) []string, what string) *flagSet[F] {
+	s := &flagSet[F]{all: all, on: make([]bool, len(all)), name: names}
+	for i, f := range all {
+		wire := names(f)[0]
+		cmd.Flags().BoolVar(&s.on[i], kebab(wire), false, what+" flag "+wire)
+	}
+	return s
+}
+
+func (s *flagSet[F]) value() F {
+	var v F
+	for i, f := range s.all {
+		if s.on[i] {
+			v |= f
+		}
+	}
+	return v
+}
+
+func (a *app) folderBackup() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "backup REF -o FILE",
+		Short: "download a folder, or chosen files of it (--ids), as a ZIP archive",
+		Args:  cobra.ExactArgs(1),
+	}
+	var file string
+	var ids []string
+	cmd.Flags().StringVarP(&file, "output", "o", "", "the archive's `FILE`, written only when the whole backup arrived")
+	cmd.Flags().StringSliceVar(&ids, "ids", nil, "back up only these files of the folder (file ids, UUIDs or paths, comma-separated)")
+	flags := addFlagSet(cmd, api.AllBackupFlags(), api.BackupFlags.Names, "backup")
+	_ = cmd.MarkFlagRequired("output")
+	cmd.RunE = a.run(func(ctx context.Context, args []string) error {
+		ref, err := parseRef(args[0])
+		if err != nil {
+			return err
+		}
+		files := make([]api.Ref, len(ids))
+		for i, id := range ids {
+			if files[i], err = parseRef(id); err != nil {
+				return err
+			}
+		}
+		client, err := a.connect()
+		if err != nil {
+			return err
+		}
+		progress, end := newProgress(a.sys, "backup "+args[0])
+		defer end()
+		var n int64
+		err = writeAtomically(ctx, file, func(f *os.File) error {
+			var err error
+			if len(files) > 0 {
+				n, err = client.BackupFiles(ctx, ref, files, flags.value(), f, progress)
+			} else {
+				n, err = client.Backup(ctx, ref, flags.value(), f, progress)
+			}
+			if err != nil {
+				return fmt.Errorf("backup of %s: %w", ref, err)
+			}
+			return nil
+		})
+		end()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.sys.Stderr, "%s: %d bytes\n", file, n)
+		return nil
+	})
+	return cmd
+}
+
+func (a *app) folderRestore() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "restore REF FILE",
+		Short: "restore a ZIP archive into a folder (--dry-run: say what would happen, change nothing)",
+		Args:  cobra.ExactArgs(2),
+	}
+	out := addOutput(cmd, a.sys)
+	var dryRun bool
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what the restore would do, and send nothing that writes")
+	flags := addFlagSet(cmd, api.AllRestoreFlags(), api.RestoreFlags.Names, "restore")
+	cmd.RunE = a.run(func(ctx context.Context, args []string) error {
+		if err := out.check(); err != nil {
+			return err
+		}
+		ref, err := parseRef(args[0])
+		if err != nil {
+			return err
+		}
+		archive, err := os.Open(args[1])
+		if err != nil {
+			return err
+		}
+		defer archive.Close()
+		info, err := archive.Stat()
+		if err != nil {
+			return err
+		}
+		client, err := a.connect()
+		if err != nil {
+			return err
+		}
+		if dryRun {
+			return a.restorePlan(ctx, client.AsReadOnly(), ref, archive, info.Size(), flags.value(), out)
+		}
+		progress, end := newProgress(a.sys, "restore "+args[1])
+		result, err := client.Restore(ctx, ref, archive, info.Size(), flags.value(), progress)
+		end()
+		if err != nil {
+			return fmt.Errorf("restore into %s: %w", ref, err)
+		}
+		t := newTable("PATH", "OUTCOME", "REASON")
+		for _, p := range result.Restored {
+			t.add(p, "restored", "")
+		}
+		for _, s := range result.Skipped {
+			t.add(s.Path, "skipped", s.Reason)
+		}
+		for _, s := range result.KeptHidden {
+			t.add(s.Path, "kept hidden properties", s.Reason)
+		}
+		return out.show(result, t)
+	})
+	return cmd
+}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/restoreplan"
+)
+
+// TestReadsAsTables holds the table of every read whose answer the demo
+// data fixes (the jobs' states and times move with its scheduler).
+func TestReadsAsTables(t *testing.T) {
+	p := startPlatform(t)
+	archive := filepath.Join(t.TempDir(), "data.zip")
+	p.run(t, "folder", "backup", "/Data/ImportJobs", "-o", archive, "--ignore-missing-dependencies").want(t, ExitOK)
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"folder-ls-root", []string{"folder", "ls"}, ExitOK},
+		{"folder-ls-connections", []string{"folder", "ls", "/Data/Connections"}, ExitOK},
+		{"folder-perm", []string{"folder", "perm", "/Data"}, ExitOK},
+		{"conn-ls", []string{"conn", "ls"}, ExitOK},
+		{"conn-deps", []string{"conn", "deps", "2", "--direction", "down", "--level", "1"}, ExitOK},
+		{"restore-dry-run-refused", []string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run"}, ExitFailed},
+		{"restore-dry-run-overwrite", []string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run", "--overwrite"}, ExitOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := p.run(t, tt.args...).want(t, tt.code)
+			if strings.Contains(r.stdout, "\x1b") {
+				t.Errorf("colour without a terminal: %q", r.stdout)
+			}
+			golden.RequireEqual(t, r.stdout)
+		})
+	}
+}
+
+// TestReadsAsJSON: every read answers -o json in the platform's shapes.
+func TestReadsAsJSON(t *testing.T) {
+	p := startPlatform(t)
+	r := p.run(t, "job", "trigger", "/Data/ImportJobs/Orders.imp", "--wait", "-o", "json").want(t, ExitOK)
+	if d := decode[model.JobDetails](t, r); d.JobStatus.Canonical() != model.StateCompleted {
+		t.Fatalf("trigger --wait -o json: %s", r.stdout)
+	}
+	status := decode[model.JobStatus](t, p.run(t, "job", "status", "/Data/ImportJobs/Orders.imp", "-o", "json").want(t, ExitOK))
+	if status.JobExecutionID == nil || status.JobStatus.Canonical() != model.StateCompleted {
+		t.Fatalf("job status: %+v", status)
+	}
+	execID := strconv.FormatInt(*status.JobExecutionID, 10)
+	archive := filepath.Join(t.TempDir(), "jobs.zip")
+	p.run(t, "folder", "backup", "/Data/ImportJobs", "-o", archive, "--ignore-missing-dependencies").want(t, ExitOK)
+
+	checks := []struct {
+		args  []string
+		check func(t *testing.T, r result)
+	}{
+		{[]string{"folder", "ls", "/Data/ImportJobs"}, func(t *testing.T, r result) {
+			l := decode[folderListing](t, r)
+			if l.Folder.Name != "ImportJobs" || len(l.Files) != 5 || l.Files[0].Status == nil {
+				t.Errorf("folder ls: %+v", l)
+			}
+		}},
+		{[]string{"folder", "perm", "/Data"}, func(t *testing.T, r result) {
+			if p := decode[folderPermissions](t, r); p.Permission.Owner != "admin" || len(p.Groups.Embedded.Groups) == 0 {
+				t.Errorf("folder perm: %+v", p)
+			}
+		}},
+		{[]string{"job", "ls"}, func(t *testing.T, r result) {
+			if jobs := decode[[]jobEntry](t, r); len(jobs) < 10 || jobs[0].Status.Status == "" {
+				t.Errorf("job ls: %+v", jobs)
+			}
+		}},
+		{[]string{"job", "ls", "--running"}, func(t *testing.T, r result) { decode[[]model.RunningJob](t, r) }},
+		{[]string{"job", "history", "/Data/ImportJobs/Orders.imp"}, func(t *testing.T, r result) {
+			if h := decode[[]model.HistoryEntry](t, r); len(h) == 0 || h[0].ID != *status.JobExecutionID {
+				t.Errorf("history: %+v", h)
+			}
+		}},
+		{[]string{"job", "details", execID}, func(t *testing.T, r result) {
+			if d := decode[model.JobDetails](t, r); d.SuccessCount == 0 || d.JobStatus.Canonical() != model.StateCompleted {
+				t.Errorf("details: %+v", d)
+			}
+		}},
+		{[]string{"conn", "ls"}, func(t *testing.T, r result) {
+			if c := decode[[]model.ConnectionEntry](t, r); len(c) < 3 || c[1].Path != "/Data/Connections/Local Files.dst" {
+				t.Errorf("conn ls: %+v", c)
+			}
+		}},
+		{[]string{"conn", "get", "2"}, func(t *testing.T, r result) {
+			if c := decode[model.Connection](t, r); c.File.Name != "Local Files" {
+				t.Errorf("conn get: %+v", c)
+			}
+		}},
+		{[]string{"conn", "deps", "2"}, func(t *testing.T, r result) {
+			if d := decode[model.Dependencies](t, r); len(d.Dependencies) < 5 {
+				t.Errorf("conn deps: %+v", d)
+			}
+		}},
+		{[]string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run", "--overwrite"}, func(t *testing.T, r result) {
+			plan := decode[restoreplan.Plan](t, r)
+			if plan.Outcome != restoreplan.OutcomeOK || len(plan.Files) != 5 || plan.Files[0].Action != restoreplan.Replace {
+				t.Errorf("dry run: %+v", plan)
+			}
+		}},
+	}
+	for _, c := range checks {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := p.run(t, append(c.args, "-o", "json")...).want(t, ExitOK)
+			c.check(t, r)
+			r = p.run(t, c.args...).want(t, ExitOK)
+			if r.stdout == "" || !strings.HasSuffix(r.stdout, "\n") {
+				t.Errorf("table: %q", r.stdout)
+			}
+		})
+	}
+
+	t.Run("log", func(t *testing.T) {
+		r := p.run(t, "job", "log", execID).want(t, ExitOK)
+		if !strings.Contains(r.stdout, "ended: COMPLETED") {
+			t.Errorf("log: %s", r.stdout)
+		}
+	})
+}
