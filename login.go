@@ -153,11 +153,15 @@ func defaultNote(profiles *credentials.Profiles, name string) string {
 	return "; use it with --profile " + name
 }
 
-// logout removes the stored password of a profile and keeps the profile.
+// logout removes the stored password of a profile and keeps the profile,
+// so the next start asks only for the password; with --forget it removes
+// the profile too. Where there is no keyring nothing was stored: logout
+// then removes the profile, the one thing login left on this host.
 func logout(args []string, env accountIO) error {
 	flags := flag.NewFlagSet("logout", flag.ContinueOnError)
 	flags.SetOutput(env.stderr)
 	profileName := flags.String("profile", "", "profile `NAME` (default: the default profile)")
+	forget := flags.Bool("forget", false, "remove the profile as well as its password")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -176,22 +180,28 @@ func logout(args []string, env accountIO) error {
 	if !ok {
 		return fmt.Errorf("logout: profile %q not found", name)
 	}
+	account := credentials.Key(profile.User, profile.Server)
 	err = credentials.Logout(profile)
 	var unavailable *credentials.UnavailableError
 	switch {
 	case errors.Is(err, credentials.ErrNoPassword):
-		fmt.Fprintf(env.stdout, "No password stored for profile %s (%s).\n", name, credentials.Key(profile.User, profile.Server))
-		return nil
+		fmt.Fprintf(env.stdout, "No password stored for profile %s (%s).\n", name, account)
 	case errors.As(err, &unavailable):
-		// Nothing can have been stored where there is no keyring: say that,
-		// not how to log in without one.
-		return fmt.Errorf("logout %s: nothing removed: %v, so no password of %s was kept on this host",
-			name, unavailable, credentials.Key(profile.User, profile.Server))
+		fmt.Fprintf(env.stdout, "No password of %s was stored on this host: %v.\n", account, unavailable)
+		*forget = true
 	case err != nil:
 		return err
+	default:
+		fmt.Fprintf(env.stdout, "Logged out of profile %s: password of %s removed from the keyring.\n", name, account)
 	}
-	fmt.Fprintf(env.stdout, "Logged out of profile %s: password of %s removed from the keyring.\n",
-		name, credentials.Key(profile.User, profile.Server))
+	if !*forget {
+		return nil
+	}
+	profiles.Remove(name)
+	if err := profiles.Save(); err != nil {
+		return fmt.Errorf("logout: remove profile %s: %w", name, err)
+	}
+	fmt.Fprintf(env.stdout, "Profile %s removed.\n", name)
 	return nil
 }
 

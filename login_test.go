@@ -120,7 +120,7 @@ func TestLoginCommand(t *testing.T) {
 			stdin:       testPassword + "\n",
 			keyringErr:  errors.New("dbus: couldn't determine address of session bus"),
 			wantProfile: credentials.Profile{Name: "default", Server: server, User: "admin", ReadOnly: true},
-			wantStderr:  "The OS keyring is unavailable (no D-Bus session bus, as usual over SSH): unlock a keyring such as gnome-keyring, or set DAP_PASSWORD, or type the password at each start (kept in memory only). Profile default was saved without it.\n",
+			wantStderr:  "The OS keyring is unavailable (no D-Bus session bus, as usual over SSH): unlock a keyring such as gnome-keyring, or set DAP_PASSWORD, or type the password at each start (kept in memory only). Profile default was saved; the password was not stored.\n",
 		},
 		{
 			name:    "wrong password: nothing saved",
@@ -226,13 +226,17 @@ func TestLogoutCommand(t *testing.T) {
 		wantErr    string
 		wantStdout string
 		wantGone   bool
+		// wantForgotten: the profile local is removed too.
+		wantForgotten bool
 	}{
 		{name: "default profile", wantStdout: "Logged out of profile local: password of admin@" + server + " removed", wantGone: true},
 		{name: "named profile", args: []string{"--profile", "local"}, wantStdout: "Logged out of profile local", wantGone: true},
 		{name: "nothing stored", args: []string{"--profile", "other"}, wantStdout: "No password stored for profile other (viewer@" + server + ")."},
 		{name: "unknown profile", args: []string{"--profile", "qa"}, wantErr: `profile "qa" not found`},
 		{name: "no profile yet", noProfiles: true, wantErr: "dapconsole login creates one"},
-		{name: "no keyring", keyringErr: errors.New("The name org.freedesktop.secrets was not provided by any .service files"), wantErr: "logout local: nothing removed: the OS keyring is unavailable (no Secret Service on the D-Bus session bus), so no password of admin@"},
+		{name: "no keyring: nothing was stored, the profile goes (issue 30)", keyringErr: errors.New("The name org.freedesktop.secrets was not provided by any .service files"),
+			wantStdout: "No password of admin@" + server + " was stored on this host: the OS keyring is unavailable (no Secret Service on the D-Bus session bus).\nProfile local removed.\n", wantForgotten: true},
+		{name: "--forget removes the password and the profile", args: []string{"--forget"}, wantStdout: "password of admin@" + server + " removed from the keyring.\nProfile local removed.\n", wantGone: true, wantForgotten: true},
 		{name: "stray argument", args: []string{"local"}, wantErr: `unexpected argument "local"`},
 	}
 	for _, tt := range tests {
@@ -271,8 +275,15 @@ func TestLogoutCommand(t *testing.T) {
 			if gone := errors.Is(lookupErr, credentials.ErrNoPassword); gone != tt.wantGone {
 				t.Errorf("admin's password gone = %v, want %v (%v)", gone, tt.wantGone, lookupErr)
 			}
-			if _, ok := ta.profiles(t).Get("local"); !ok {
-				t.Error("logout must keep the profile")
+			profiles := ta.profiles(t)
+			if _, ok := profiles.Get("local"); ok == tt.wantForgotten {
+				t.Errorf("profile local kept = %v, want %v", ok, !tt.wantForgotten)
+			}
+			if _, ok := profiles.Get("other"); !ok {
+				t.Error("logout removed another profile")
+			}
+			if tt.wantForgotten && profiles.Default != "other" {
+				t.Errorf("default after removing local: %q, want other", profiles.Default)
 			}
 		})
 	}

@@ -48,7 +48,7 @@ func Login(ctx context.Context, profiles *Profiles, profile Profile, password st
 	var unavailable *UnavailableError
 	switch err := StorePassword(profile.Server, profile.User, password); {
 	case errors.As(err, &unavailable):
-		return profile, unavailable.Advice() + " Profile " + profile.Name + " was saved without it.", nil
+		return profile, unavailable.Advice() + " Profile " + profile.Name + " was saved; the password was not stored.", nil
 	case err != nil:
 		return Profile{}, "", err
 	}

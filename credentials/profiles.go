@@ -144,6 +144,23 @@ func (p *Profiles) Names() []string {
 	return names
 }
 
+// Remove drops the profile called name and reports whether it was there.
+// When it was the default, the first profile left becomes the default.
+func (p *Profiles) Remove(name string) bool {
+	i := slices.IndexFunc(p.Profiles, func(q Profile) bool { return q.Name == name })
+	if i < 0 {
+		return false
+	}
+	p.Profiles = slices.Delete(p.Profiles, i, i+1)
+	if p.Default == name {
+		p.Default = ""
+		if len(p.Profiles) > 0 {
+			p.Default = p.Profiles[0].Name
+		}
+	}
+	return true
+}
+
 // Put adds the profile or replaces the one with the same name. The first
 // profile ever stored becomes the default.
 func (p *Profiles) Put(profile Profile) {

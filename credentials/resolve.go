@@ -104,8 +104,9 @@ func Resolve(req Request, env Env) (Session, error) {
 	return session, nil
 }
 
-// chooseProfile picks the named profile, else one matching --server (and
-// --user), else the default one, then applies the flags. Flags that name
+// chooseProfile picks the named profile, else the account --server and
+// --user name (no profile), else the profile matching --server, else the
+// default one, then applies the flags. Flags that name
 // another account than the profile's keep only what they did not override.
 func chooseProfile(req Request, profiles *Profiles) (Profile, error) {
 	if profiles == nil {
@@ -120,6 +121,10 @@ func chooseProfile(req Request, profiles *Profiles) (Profile, error) {
 	}
 	var profile Profile
 	switch {
+	case req.Profile == "" && server != "" && req.User != "":
+		// Both named on the command line: the account is the one asked
+		// for, and no saved profile of it (read-only, say) changes it.
+		return Profile{Server: server, User: req.User, ReadOnly: req.ReadOnly}, nil
 	case req.Profile != "":
 		named, ok := profiles.Get(req.Profile)
 		if !ok {

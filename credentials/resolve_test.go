@@ -73,6 +73,11 @@ func TestResolve(t *testing.T) {
 			wantAsked: 1,
 		},
 		{
+			name: "--server and --user are the account, even where a read-only profile has it (issue 30)",
+			req:  Request{Server: prodServer, User: "admin"},
+			want: Session{Profile: Profile{Server: prodServer, User: "admin"}, Password: stored, Source: SourceKeyring},
+		},
+		{
 			name: "--server alone finds the profile of that server",
 			req:  Request{Server: devServer},
 			want: Session{Profile: dev, Password: stored, Source: SourceKeyring},
