@@ -221,7 +221,7 @@ func (s *Server) channel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewCh
 }
 
 // refreshKeys reads the keys file again if it changed, and logs the outcome.
-func (s *Server) refreshKeys() (changed bool) {
+func (s *Server) refreshKeys() {
 	changed, err := s.keys.refresh()
 	switch {
 	case !changed:
@@ -230,13 +230,14 @@ func (s *Server) refreshKeys() (changed bool) {
 	default:
 		s.log.Info("ssh: authorized keys read again", "keys", s.keys.count())
 	}
-	return changed
 }
 
 // followKeys reads the keys file every KeysEvery and ends each running
 // session whose key it no longer holds, or holds for another user or with
 // other rights. A file that no longer parses ends them all, as it lets
-// nobody in: failing open could keep a removed key alive.
+// nobody in: failing open could keep a removed key alive. Every session is
+// looked up at every tick, not only when this read found a change: a login
+// in between may have read the changed file first.
 func (s *Server) followKeys() {
 	tick := time.NewTicker(s.cfg.KeysEvery)
 	defer tick.Stop()
@@ -246,21 +247,24 @@ func (s *Server) followKeys() {
 			return
 		case <-tick.C:
 		}
-		if !s.refreshKeys() {
-			continue
-		}
-		s.mu.Lock()
-		live := make([]*liveSession, 0, len(s.live))
-		for l := range s.live {
-			live = append(live, l)
-		}
-		s.mu.Unlock()
-		for _, l := range live {
+		s.refreshKeys()
+		for _, l := range s.running() {
 			if now, ok := s.keys.lookup(l.key); !ok || now.User != l.entry.User || now.ReadOnly != l.entry.ReadOnly {
 				l.stop("key removed or changed", "dapconsole: your key was removed from or changed in the server's keys file: the session was closed.")
 			}
 		}
 	}
+}
+
+// running is the sessions running now.
+func (s *Server) running() []*liveSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	live := make([]*liveSession, 0, len(s.live))
+	for l := range s.live {
+		live = append(live, l)
+	}
+	return live
 }
 
 // authorize is public-key authentication against the file as it is now.
@@ -284,11 +288,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		close(s.stopped)
 	}
 	s.stopping = true
-	live := make([]*liveSession, 0, len(s.live))
-	for l := range s.live {
-		live = append(live, l)
-	}
 	s.mu.Unlock()
+	live := s.running()
 	s.listener.Close()
 	for _, l := range live {
 		l.stop("the server is stopping", "dapconsole: the server is stopping; what ran in this session was cancelled.")

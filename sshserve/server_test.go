@@ -437,6 +437,24 @@ func TestRemovedOrChangedKeyEndsItsSessions(t *testing.T) {
 	}
 }
 
+// TestRemovedKeyEndsItsSessionsThoughALoginReadTheFileFirst: a login just
+// after the change reads the file before the next look at the running
+// sessions does; the removed key's session ends all the same.
+func TestRemovedKeyEndsItsSessionsThoughALoginReadTheFileFirst(t *testing.T) {
+	var keysPath string
+	ts := start(t, func(c *Config) { keysPath = c.AuthorizedKeysPath; c.KeysEvery = time.Second })
+	carol := sshtest.NewKey(t)
+	alice, bob := ts.alice.Line(`user="analyst",read-only`, "alice@laptop"), ts.bob.Line(`user="admin"`, "bob@desk")
+	rewriteKeys(t, keysPath, alice, bob, carol.Line(`user="viewer"`, "carol"))
+	term := ts.dial(t, carol, sshtest.Options{})
+	term.WaitForText("hello viewer")
+	rewriteKeys(t, keysPath, alice, bob)
+	ts.dial(t, ts.bob, sshtest.Options{}).WaitForText("hello admin")
+	if err := term.Ended(); err != nil {
+		t.Errorf("carol's session ended with %v", err)
+	}
+}
+
 // TestSessionsPerConnectionAreCapped: one connection holds at most
 // PerConnection sessions at once, so one key cannot take every session over
 // a single connection, past the per-address rate; a closed session frees
