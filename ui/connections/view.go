@@ -237,8 +237,8 @@ func (p *Pane) graphView() []string {
 	}
 	title := st.PaneTitle.Render("Dependencies") + " " +
 		st.Label.Render(ansi.Truncate(common.Clean(g.path)+" · "+level+" (+/- deeper/shallower, r refreshes)", max(0, p.width-13), "…"))
-	legend := fmt.Sprintf("%s connection %s import job %s data link %s workbook %s export %s infographic %s drawn elsewhere",
-		sym.Connection, sym.ImportJob, sym.DataLink, sym.Workbook, sym.ExportJob, sym.Infographic, sym.Repeat)
+	legend := fmt.Sprintf("%s connection %s import job %s data link %s upload %s workbook %s export %s infographic %s drawn elsewhere",
+		sym.Connection, sym.ImportJob, sym.DataLink, sym.FileUpload, sym.Workbook, sym.ExportJob, sym.Infographic, sym.Repeat)
 	lines := []string{title, st.Label.Render(ansi.Truncate(legend, p.width, "…"))}
 	if g.unsupported != nil {
 		msg := fmt.Sprintf("%s %s. The server answered: %s. The list, details, edit, new and delete work without it.",
