@@ -31,6 +31,8 @@ func runServe(args []string) error {
 	maxJobs := fs.Int("max-jobs", 0, "job executions running at once (0: the CPU count)")
 	maxRunsPerUser := fs.Int("max-runs-per-user", jobs.DefaultMaxRunsPerUser, "job executions one user may have queued or running at once")
 	maxWorkbookBytes := fs.Int64("max-workbook-bytes", jobs.DefaultMaxWorkbookBytes, "bytes one workbook run's result may hold")
+	maxQueryTime := fs.Duration("max-query-time", jobs.DefaultMaxQueryTime, "how long the SQL of one workbook run or SQLite import may run")
+	maxRunningPerUser := fs.Int("max-running-per-user", 0, "job executions of one user running at once (0: half of --max-jobs, at least 1)")
 	var fileRoots []string
 	fs.Func("file-root", "a directory file-system and SQLite connections may reach, besides DATA/files (repeatable)", func(dir string) error {
 		info, err := os.Stat(dir)
@@ -63,11 +65,12 @@ func runServe(args []string) error {
 	if limits.MaxUploadBytes <= 0 || limits.MaxTotalBytes <= 0 || limits.MaxEntryBytes <= 0 || limits.MaxEntries <= 0 || limits.MaxDepth <= 0 || limits.MaxPathBytes <= 0 {
 		return errors.New("serve: the --restore-max-* caps must be positive")
 	}
-	if *maxRunsPerUser <= 0 || *maxWorkbookBytes <= 0 {
-		return errors.New("serve: --max-runs-per-user and --max-workbook-bytes must be positive")
+	if *maxRunsPerUser <= 0 || *maxWorkbookBytes <= 0 || *maxQueryTime <= 0 || *maxRunningPerUser < 0 {
+		return errors.New("serve: --max-runs-per-user, --max-workbook-bytes and --max-query-time must be positive, --max-running-per-user not negative")
 	}
 	cfg := server.Config{DataDir: *dataDir, DemoData: *demo, AdminPassword: os.Getenv("DAP_ADMIN_PASSWORD"),
-		MaxConcurrentJobs: *maxJobs, ArchiveLimits: limits, MaxRunsPerUser: *maxRunsPerUser, MaxWorkbookBytes: *maxWorkbookBytes}
+		MaxConcurrentJobs: *maxJobs, ArchiveLimits: limits, MaxRunsPerUser: *maxRunsPerUser, MaxWorkbookBytes: *maxWorkbookBytes,
+		MaxQueryTime: *maxQueryTime, MaxRunningPerUser: *maxRunningPerUser}
 	if len(fileRoots) > 0 {
 		// The demo's and the console's file connections live in DATA/files; a
 		// root given here widens what connections reach, never narrows it.

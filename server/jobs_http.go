@@ -54,6 +54,7 @@ func (s *Server) startJobs() error {
 		FileRoots:      s.cfg.FileRoots,
 		MaxConcurrent:  s.cfg.MaxConcurrentJobs,
 		MaxRunsPerUser: s.cfg.MaxRunsPerUser, MaxWorkbookBytes: s.cfg.MaxWorkbookBytes,
+		MaxQueryTime: s.cfg.MaxQueryTime, MaxRunningPerUser: s.cfg.MaxRunningPerUser,
 	})
 	if err != nil {
 		return err
@@ -130,6 +131,26 @@ func (c storeCatalog) Dependents(ctx context.Context, id int64) ([]jobs.File, er
 		out = append(out, jf)
 	}
 	return out, nil
+}
+
+// MayRead answers for a user removed since the run was triggered: no.
+func (c storeCatalog) MayRead(ctx context.Context, user string, jf jobs.File) (bool, error) {
+	u, err := c.st.UserByName(ctx, user)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	f, err := c.st.FileByID(ctx, jf.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	rights, visible, err := c.st.Access(ctx, u, f)
+	return visible && needRead.allowedBy(rights), err
 }
 
 func notFoundToJobs(err error) error {

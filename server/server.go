@@ -37,9 +37,12 @@ type Config struct {
 	ArchiveLimits archive.Limits
 	// MaxConcurrentJobs bounds the job executions running at once; 0 means the CPU count.
 	MaxConcurrentJobs int
-	// MaxRunsPerUser and MaxWorkbookBytes are the engine's caps (jobs.Config); 0 takes its default.
-	MaxRunsPerUser   int
-	MaxWorkbookBytes int64
+	// MaxRunsPerUser, MaxWorkbookBytes, MaxQueryTime and MaxRunningPerUser
+	// are the engine's caps (jobs.Config); 0 takes its default.
+	MaxRunsPerUser    int
+	MaxWorkbookBytes  int64
+	MaxQueryTime      time.Duration
+	MaxRunningPerUser int
 	// BackupHooks let tests see and steer a restore's phases (backup.Hooks).
 	BackupHooks backup.Hooks
 	// LicenseExpires is the end of the licence /rest/license-details

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dapconsole/dapconsole/model"
 )
@@ -59,4 +60,61 @@ func TestRunsPerUserAreCapped(t *testing.T) {
 			t.Errorf("%s ended %+v under the cap", f.Path, st)
 		}
 	}
+}
+
+// TestQueriesEndAtTheTimeLimit: a workbook counting a recursive sequence,
+// or an import whose query does, held its slot forever. Past the query
+// time limit the run ends ERROR, naming the limit.
+func TestQueriesEndAtTheTimeLimit(t *testing.T) {
+	fx := newFixture(t, 2)
+	orders := fx.imported("/Data/ImportJobs/orders.imp", SampleOrders)
+	fx.engine.Close()
+	fx.caps.MaxQueryTime = 300 * time.Millisecond
+	fx.open()
+	const endless = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) AS c FROM n"
+	for _, f := range []File{
+		fx.cat.add("/Analytics/endless.wbk", map[string]string{propSQL: endless + ", input1"}, orders),
+		fx.cat.add("/Data/ImportJobs/endless.imp", map[string]string{propQuery: endless}, fx.dbConn),
+	} {
+		fx.trigger(f)
+		st := fx.waitFinal(f)
+		if st.JobStatus != model.StateError || !strings.Contains(st.Reason, "--max-query-time") {
+			t.Errorf("%s: status %+v, want ERROR naming the time limit", f.Path, st)
+		}
+		if took := st.StopTime.Time.Sub(st.StartTime.Time); took > 10*time.Second {
+			t.Errorf("%s ran %v", f.Path, took)
+		}
+	}
+}
+
+// TestOneUserLeavesSlotsToOthers: one user's long runs held every slot,
+// and another user's execution stayed QUEUED behind them. A user holds at
+// most his share of the slots (half of them by default); the others'
+// executions start past his waiting ones.
+func TestOneUserLeavesSlotsToOthers(t *testing.T) {
+	fx := newFixture(t, 2)
+	first := fx.paced("/Data/ImportJobs/first.imp", 100)
+	second := fx.paced("/Data/ImportJobs/second.imp", 100)
+	fx.trigger(first) // as analyst
+	fx.trigger(second)
+	other := fx.paced("/Data/ImportJobs/other.imp", 100)
+	fx.triggerAs(other, "viewer")
+	fx.waitFor("the viewer's execution running", func() bool {
+		st, err := fx.engine.Status(context.Background(), other.ID)
+		if err != nil || st.JobStatus.Final() {
+			t.Fatalf("%+v %v", st, err)
+		}
+		return st.JobStatus == model.StateRunning
+	})
+	if st, _ := fx.engine.Status(context.Background(), second.ID); st.JobStatus != model.StateQueued {
+		t.Errorf("the analyst's second execution is %s, want QUEUED past his share of one slot", st.JobStatus)
+	}
+	// It starts once the analyst's first one ends.
+	if err := fx.engine.Stop(context.Background(), first.ID); err != nil {
+		t.Fatal(err)
+	}
+	fx.waitFor("the analyst's second execution running", func() bool {
+		st, _ := fx.engine.Status(context.Background(), second.ID)
+		return st.JobStatus == model.StateRunning
+	})
 }

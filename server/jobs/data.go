@@ -381,21 +381,6 @@ func (c cell) bind(stmt *zsqlite.Stmt, param int) {
 	}
 }
 
-// value is the cell as a database/sql argument.
-func (c cell) value() any {
-	switch c.kind {
-	case integerCell:
-		return c.i
-	case realCell:
-		return c.f
-	case textCell:
-		return c.s
-	case blobCell:
-		return c.b
-	}
-	return nil
-}
-
 // size is the stored size of the cell, for the OUTPUT_BYTES counters.
 func (c cell) size() int64 {
 	switch c.kind {
@@ -433,9 +418,6 @@ func anyCell(v any) cell {
 	}
 	return cell{kind: textCell, s: fmt.Sprint(v)}
 }
-
-// cellValue is parseCell's cell as a database/sql argument.
-func cellValue(s string) any { return parseCell(s).value() }
 
 // parseCell types a text cell: integers and decimal numbers become numbers
 // (so workbook SQL compares and sums them), an empty cell becomes NULL,

@@ -38,6 +38,8 @@ type Catalog interface {
 	Source(ctx context.Context, ref model.SourceRef) (File, error)
 	// Dependents returns the files whose sources name the given file directly.
 	Dependents(ctx context.Context, id int64) ([]File, error)
+	// MayRead reports whether the named user may see and read a file.
+	MayRead(ctx context.Context, user string, f File) (bool, error)
 }
 
 // Errors callers tell apart.
@@ -62,6 +64,11 @@ type Config struct {
 	FileRoots []string
 	// MaxConcurrent bounds the executions running at once; 0 means runtime.NumCPU().
 	MaxConcurrent int
+	// MaxRunningPerUser bounds the executions of one user (schedules
+	// aside) that run at once, so that one user's long runs leave slots to
+	// the others: past it an execution waits QUEUED while later ones of
+	// other users start. 0 means half of MaxConcurrent, at least 1.
+	MaxRunningPerUser int
 	// MaxRunsPerUser bounds the executions one user has queued or running
 	// at once (schedules aside); past it an execution ends ERROR at once,
 	// saying so. 0 means DefaultMaxRunsPerUser.
@@ -69,12 +76,17 @@ type Config struct {
 	// MaxWorkbookBytes bounds what one workbook run's result may hold;
 	// past it the run ends ERROR, saying so. 0 means DefaultMaxWorkbookBytes.
 	MaxWorkbookBytes int64
+	// MaxQueryTime bounds how long the SQL of one workbook run, or of an
+	// import from a SQLite file, may run; past it the run ends ERROR,
+	// saying so. 0 means DefaultMaxQueryTime.
+	MaxQueryTime time.Duration
 }
 
 // Defaults of the caps in Config.
 const (
 	DefaultMaxRunsPerUser   = 16
 	DefaultMaxWorkbookBytes = 64 << 20
+	DefaultMaxQueryTime     = 10 * time.Minute
 )
 
 // Engine queues and runs executions and answers about them.
@@ -84,9 +96,13 @@ type Engine struct {
 	cat   Catalog
 	roots []string
 	limit int // executions that may run at once
-	// perUser and workbookBytes are Config.MaxRunsPerUser and MaxWorkbookBytes.
+	// share is Config.MaxRunningPerUser: the slots one user may hold.
+	share int
+	// perUser, workbookBytes and queryTime are Config.MaxRunsPerUser,
+	// MaxWorkbookBytes and MaxQueryTime.
 	perUser       int
 	workbookBytes int64
+	queryTime     time.Duration
 
 	// writes lets the engine's writers take SQLite's one write lock in turn.
 	// Left to SQLite's busy handler, which polls with growing sleeps, one
@@ -97,8 +113,9 @@ type Engine struct {
 
 	mu      sync.Mutex
 	active  map[int64]*run
-	holding int        // executions holding one of the limit's slots
-	waiting *list.List // of *run ready to run, in the order they became ready
+	holding int            // executions holding one of the limit's slots
+	held    map[string]int // slots held per user, schedules aside
+	waiting *list.List     // of *run ready to run, in the order they became ready
 	closed  bool
 	wg      sync.WaitGroup
 	stop    chan struct{} // closed by Close, ends schedules
@@ -153,11 +170,13 @@ func Open(ctx context.Context, db *sql.DB, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{
-		db: db, file: file, cat: cfg.Catalog, roots: roots, limit: limit,
+		db: db, file: file, cat: cfg.Catalog, roots: roots, limit: limit, share: cmp.Or(cfg.MaxRunningPerUser, max(1, limit/2)),
+		held:    make(map[string]int),
 		perUser: cmp.Or(cfg.MaxRunsPerUser, DefaultMaxRunsPerUser), workbookBytes: cmp.Or(cfg.MaxWorkbookBytes, DefaultMaxWorkbookBytes),
-		active:  make(map[int64]*run),
-		waiting: list.New(),
-		stop:    make(chan struct{}),
+		queryTime: cmp.Or(cfg.MaxQueryTime, DefaultMaxQueryTime),
+		active:    make(map[int64]*run),
+		waiting:   list.New(),
+		stop:      make(chan struct{}),
 	}
 	if err := e.recoverInterrupted(ctx); err != nil {
 		return nil, err
@@ -300,30 +319,45 @@ func (e *Engine) runsOf(user string) int {
 	return n
 }
 
-// admit gives a ready run a slot now if one is free and nobody waits
-// longer, and otherwise puts it at the end of the queue.
+// admit puts a ready run at the end of the queue and hands out the free slots.
 func (e *Engine) admit(r *run) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.holding < e.limit && e.waiting.Len() == 0 {
-		e.holding++
-		close(r.turn)
-		return
-	}
 	r.queued = e.waiting.PushBack(r)
+	e.dispatch()
 }
 
-// release hands a finished run's slot to the run that has waited longest.
-func (e *Engine) release() {
+// release hands a finished run's slot on.
+func (e *Engine) release(r *run) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if front := e.waiting.Front(); front != nil {
-		next := e.waiting.Remove(front).(*run)
-		next.queued = nil
-		close(next.turn)
-		return
-	}
 	e.holding--
+	if r.trigger != TriggerScheduler {
+		if e.held[r.user]--; e.held[r.user] == 0 {
+			delete(e.held, r.user)
+		}
+	}
+	e.dispatch()
+}
+
+// dispatch gives the free slots to the runs that have waited longest, passing
+// over those of a user who holds his share of slots already; e.mu is held.
+func (e *Engine) dispatch() {
+	for el := e.waiting.Front(); el != nil && e.holding < e.limit; {
+		next := el.Next()
+		r := el.Value.(*run)
+		counted := r.trigger != TriggerScheduler
+		if !counted || e.held[r.user] < e.share {
+			e.waiting.Remove(el)
+			r.queued = nil
+			e.holding++
+			if counted {
+				e.held[r.user]++
+			}
+			close(r.turn)
+		}
+		el = next
+	}
 }
 
 // waitSlot waits until the admitted run holds a slot, or until it is
@@ -343,7 +377,7 @@ func (e *Engine) waitSlot(r *run) error {
 	}
 	e.mu.Unlock()
 	if !waited {
-		e.release()
+		e.release(r)
 	}
 	return context.Cause(r.ctx)
 }
@@ -360,7 +394,7 @@ func (e *Engine) execute(r *run) {
 	} else {
 		res, err := e.start(r)
 		e.finish(r, res, err)
-		e.release()
+		e.release(r)
 	}
 	e.mu.Lock()
 	delete(e.active, r.id)

@@ -19,7 +19,7 @@ import (
 // beside the target and renames it at the end, so a stopped export leaves
 // the previous file untouched.
 func (e *Engine) export(r *run) (result, error) {
-	conn, inputs, err := e.sources(r.ctx, r.file)
+	conn, inputs, err := e.sources(r)
 	if err != nil {
 		return result{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,9 +21,26 @@ type memCatalog struct {
 	mu    sync.Mutex
 	files map[int64]File
 	next  int64
+	// hidden holds, per file id, the users who may not read it.
+	hidden map[int64][]string
 }
 
-func newMemCatalog() *memCatalog { return &memCatalog{files: make(map[int64]File), next: 100} }
+func newMemCatalog() *memCatalog {
+	return &memCatalog{files: make(map[int64]File), next: 100, hidden: make(map[int64][]string)}
+}
+
+// hide keeps f from users.
+func (c *memCatalog) hide(f File, users ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.hidden[f.ID] = append(c.hidden[f.ID], users...)
+}
+
+func (c *memCatalog) MayRead(_ context.Context, user string, f File) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !slices.Contains(c.hidden[f.ID], user), nil
+}
 
 func (c *memCatalog) add(path string, props map[string]string, sources ...File) File {
 	c.mu.Lock()
@@ -111,7 +129,7 @@ type fixture struct {
 	fsConn File
 	dbConn File
 	limit  int
-	// caps, when set, replaces the engine's per-user and workbook caps.
+	// caps, when set, replaces the engine's per-user, workbook and query caps.
 	caps    Config
 	closeMu sync.Mutex
 }
@@ -139,7 +157,8 @@ func newFixtureWaiting(t testing.TB, limit int, busy time.Duration) *fixture {
 func (fx *fixture) open() {
 	fx.t.Helper()
 	e, err := Open(context.Background(), fx.db, Config{Catalog: fx.cat, FileRoots: []string{fx.files}, MaxConcurrent: fx.limit,
-		MaxRunsPerUser: fx.caps.MaxRunsPerUser, MaxWorkbookBytes: fx.caps.MaxWorkbookBytes})
+		MaxRunsPerUser: fx.caps.MaxRunsPerUser, MaxWorkbookBytes: fx.caps.MaxWorkbookBytes, MaxQueryTime: fx.caps.MaxQueryTime,
+		MaxRunningPerUser: fx.caps.MaxRunningPerUser})
 	if err != nil {
 		fx.t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package jobs
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/csv"
@@ -58,13 +59,24 @@ func (e *Engine) work(r *run) (result, error) {
 	return result{}, fmt.Errorf("%s: %w", r.file.Path, ErrNotJob)
 }
 
-// sources resolves a file's sources, split into its connection (if any)
-// and the files whose data it reads.
-func (e *Engine) sources(ctx context.Context, f File) (conn *File, inputs []File, err error) {
-	for _, ref := range f.Config.Links() {
-		src, err := e.cat.Source(ctx, ref)
+// sources resolves a run's sources, split into its connection (if any) and
+// the files whose data it reads. An input the run's user may not read is
+// answered as a missing one: its data must not reach a workbook or an
+// export the user runs. (The connection is judged by the server when the
+// run is triggered, by the use the job makes of it.)
+func (e *Engine) sources(r *run) (conn *File, inputs []File, err error) {
+	for _, ref := range r.file.Config.Links() {
+		src, err := e.cat.Source(r.ctx, ref)
+		if err == nil && src.Kind != model.KindConnection {
+			var may bool
+			if may, err = e.cat.MayRead(r.ctx, r.user, src); err == nil && !may {
+				err = ErrNotFound
+			}
+		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("source %s%s of %s: %w", ref.UUID, ref.Path, f.Path, err)
+			// The UUID alone: the path beside it may be a hidden file's now.
+			name := cmp.Or(ref.UUID, ref.Path)
+			return nil, nil, fmt.Errorf("source %s of %s: %w", name, r.file.Path, err)
 		}
 		if src.Kind == model.KindConnection {
 			if conn == nil {
@@ -146,7 +158,7 @@ func (s *importSink) checkpoint() error {
 
 func (e *Engine) importData(r *run, previewOnly bool) (result, error) {
 	cfg := r.file.Config
-	conn, _, err := e.sources(r.ctx, r.file)
+	conn, _, err := e.sources(r)
 	if err != nil {
 		return result{}, err
 	}
@@ -437,14 +449,19 @@ func (e *Engine) readSQLite(r *run, conn File, sink *importSink) error {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	defer c.Close()
-	if err := setAuthorizer(c, readOnlyPolicy(nil)); err != nil {
+	if err := setAuthorizer(c, readOnlyPolicy()); err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
+	ctx, cancel := context.WithTimeoutCause(r.ctx, e.queryTime, e.queryTimeExceeded())
+	defer cancel()
 	var expected int64
-	if err := c.QueryRowContext(r.ctx, count).Scan(&expected); err != nil {
+	if err := c.QueryRowContext(ctx, count).Scan(&expected); err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		return fmt.Errorf("%s: count rows: %w", r.file.Path, err)
 	}
-	rows, err := c.QueryContext(r.ctx, query)
+	rows, err := c.QueryContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.file.Path, err)
 	}
@@ -478,15 +495,15 @@ func (e *Engine) readSQLite(r *run, conn File, sink *importSink) error {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		if r.ctx.Err() != nil {
-			return context.Cause(r.ctx)
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
 		}
 		return fmt.Errorf("%s: %w", r.file.Path, err)
 	}
 	return nil
 }
 
-// setAuthorizer installs an authorizer on one pinned connection; nil removes it.
+// setAuthorizer installs an authorizer on one pinned connection.
 func setAuthorizer(c *sql.Conn, policy sqlite.AuthorizerFn) error {
 	return c.Raw(func(driverConn any) error {
 		reg, ok := driverConn.(sqlite.AuthorizerRegisterer)
@@ -497,22 +514,17 @@ func setAuthorizer(c *sql.Conn, policy sqlite.AuthorizerFn) error {
 	})
 }
 
-// readOnlyPolicy allows selecting, reading and calling functions; with a
-// non-nil table set it allows reading only those tables.
-func readOnlyPolicy(tables map[string]bool) sqlite.AuthorizerFn {
-	return func(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
+// readOnlyPolicy allows selecting, reading and calling functions.
+func readOnlyPolicy() sqlite.AuthorizerFn {
+	return func(action sqlite.AuthorizerActionCode, _, arg2, _, _ string) sqlite.AuthorizerReturnCode {
 		switch action {
-		case sqlite.AuthSelect, sqlite.AuthRecursive:
+		case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive:
 			return sqlite.AuthorizerOK
 		case sqlite.AuthFunction:
 			if strings.EqualFold(arg2, "load_extension") {
 				return sqlite.AuthorizerDeny
 			}
 			return sqlite.AuthorizerOK
-		case sqlite.AuthRead:
-			if tables == nil || tables[strings.ToLower(arg1)] {
-				return sqlite.AuthorizerOK
-			}
 		}
 		return sqlite.AuthorizerDeny
 	}

@@ -109,7 +109,11 @@ func TestBindVariables(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, args, err := bindVariables(tc.sql, vals)
+			got, cells, err := bindVariables(tc.sql, vals)
+			var args []any
+			for _, c := range cells {
+				args = append(args, cellAny(c))
+			}
 			if tc.fails {
 				if err == nil {
 					t.Fatalf("bound %q, want an error", got)
@@ -156,4 +160,21 @@ func TestMalformedRecordsOfEveryKindAreDropped(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cellValue is parseCell's cell as a Go value, to compare.
+func cellValue(s string) any { return cellAny(parseCell(s)) }
+
+func cellAny(c cell) any {
+	switch c.kind {
+	case integerCell:
+		return c.i
+	case realCell:
+		return c.f
+	case textCell:
+		return c.s
+	case blobCell:
+		return c.b
+	}
+	return nil
 }

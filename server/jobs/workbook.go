@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dapconsole/dapconsole/model"
 )
@@ -28,10 +28,11 @@ func DataDriven(f File) bool {
 	return v
 }
 
-// runWorkbook runs the workbook's SQL over its inputs' newest data. Each
-// input is visible as a view named after the input file (see viewNames);
-// variables are bound as parameters, never pasted into the SQL text; the
-// statement runs under an authorizer that allows reading the inputs only.
+// runWorkbook runs the workbook's SQL over its inputs' newest data, in a
+// scratch database that holds a copy of each input and nothing else (see
+// scratch). Each input is a table named after the input file (see
+// viewNames); variables are bound as parameters, never pasted into the SQL
+// text. The run, copy and query, ends at the engine's query time limit.
 func (e *Engine) runWorkbook(r *run) (result, error) {
 	cfg := r.file.Config
 	text := cfg.Property(propSQL)
@@ -42,7 +43,7 @@ func (e *Engine) runWorkbook(r *run) (result, error) {
 	if err != nil {
 		return result{}, fmt.Errorf("%s: %w", r.file.Path, err)
 	}
-	_, inputs, err := e.sources(r.ctx, r.file)
+	_, inputs, err := e.sources(r)
 	if err != nil {
 		return result{}, err
 	}
@@ -53,7 +54,9 @@ func (e *Engine) runWorkbook(r *run) (result, error) {
 		}
 		r.logf("input %s", in.Path)
 	}
-	columns, rows, err := e.queryInputs(r.ctx, inputs, tables, query, args)
+	ctx, cancel := context.WithTimeoutCause(r.ctx, e.queryTime, e.queryTimeExceeded())
+	defer cancel()
+	columns, rows, err := e.queryInputs(ctx, inputs, tables, query, args)
 	if err != nil {
 		return result{}, fmt.Errorf("%s: %w", r.file.Path, err)
 	}
@@ -64,12 +67,8 @@ func (e *Engine) runWorkbook(r *run) (result, error) {
 	if err := staged.create(r.ctx, columns); err != nil {
 		return res, err
 	}
-	cells := make([]cell, len(columns))
 	for i, row := range rows {
-		for j, v := range row {
-			cells[j] = anyCell(v)
-		}
-		if err := staged.add(r.ctx, cells); err != nil {
+		if err := staged.add(r.ctx, row); err != nil {
 			return res, err
 		}
 		if i%checkEvery == 0 {
@@ -81,92 +80,45 @@ func (e *Engine) runWorkbook(r *run) (result, error) {
 	return res, nil
 }
 
-// queryInputs runs the query on one pinned connection where the inputs are
-// temporary views, and returns the whole result.
-func (e *Engine) queryInputs(ctx context.Context, inputs []File, tables []string, query string, args []any) ([]string, [][]any, error) {
-	conn, err := e.db.Conn(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer conn.Close()
-	names := viewNames(inputs)
-	allowed := make(map[string]bool, len(tables))
-	// The views live only on this connection and are gone when it returns to
-	// the pool; a fresh context lets the cleanup run after a cancel too.
-	defer func() {
-		cleanup, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = setAuthorizer(conn, nil)
-		for _, n := range names {
-			_, _ = conn.ExecContext(cleanup, `DROP VIEW IF EXISTS temp.`+quoteIdent(n))
-		}
-	}()
-	for i, n := range names {
-		table := tables[i%len(tables)]
-		allowed[strings.ToLower(table)] = true
-		allowed[strings.ToLower(n)] = true
-		if _, err := conn.ExecContext(ctx, `DROP VIEW IF EXISTS temp.`+quoteIdent(n)); err != nil {
-			return nil, nil, fmt.Errorf("view %s: %w", n, err)
-		}
-		if _, err := conn.ExecContext(ctx, `CREATE TEMP VIEW `+quoteIdent(n)+` AS SELECT * FROM main.`+quoteIdent(table)); err != nil {
-			return nil, nil, fmt.Errorf("view %s: %w", n, err)
-		}
-	}
-	if err := setAuthorizer(conn, readOnlyPolicy(allowed)); err != nil {
-		return nil, nil, err
-	}
-	rows, err := conn.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("sql: %w", err)
-	}
-	defer rows.Close()
-	columns, err := rows.Columns()
-	if err != nil {
-		return nil, nil, fmt.Errorf("sql: %w", err)
-	}
-	var out [][]any
-	var held int64
-	for rows.Next() {
-		if len(out) == maxWorkbookRows {
-			return nil, nil, fmt.Errorf("the result has more than %d rows", maxWorkbookRows)
-		}
-		row := make([]any, len(columns))
-		targets := make([]any, len(columns))
-		for i := range row {
-			targets[i] = &row[i]
-		}
-		if err := rows.Scan(targets...); err != nil {
-			return nil, nil, fmt.Errorf("sql: %w", err)
-		}
-		if held += rowBytes(row); held > e.workbookBytes {
-			return nil, nil, fmt.Errorf("the result holds more than %d bytes, the cap of one workbook run (--max-workbook-bytes)", e.workbookBytes)
-		}
-		out = append(out, row)
-	}
-	if err := rows.Err(); err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, context.Cause(ctx)
-		}
-		return nil, nil, fmt.Errorf("sql: %w", err)
-	}
-	return columns, out, nil
+// queryTimeExceeded is the reason of a run stopped by the query time limit.
+func (e *Engine) queryTimeExceeded() error {
+	return fmt.Errorf("the query ran longer than %s, the limit of one run's SQL (--max-query-time)", e.queryTime)
 }
 
-// rowBytes is about what a scanned row holds: its texts and blobs, and 8
-// bytes for any other value.
-func rowBytes(row []any) int64 {
-	var n int64
-	for _, v := range row {
-		switch v := v.(type) {
-		case string:
-			n += int64(len(v))
-		case []byte:
-			n += int64(len(v))
-		default:
-			n += 8
-		}
+// queryInputs copies the inputs into a scratch database and runs the query
+// there, and returns the whole result.
+func (e *Engine) queryInputs(ctx context.Context, inputs []File, tables []string, query string, args []cell) ([]string, [][]cell, error) {
+	names := viewNames(inputs)
+	aliases := make([][]string, len(inputs))
+	for i := range inputs {
+		aliases[i] = []string{names[len(inputs)+i]}
 	}
-	return n
+	db, err := e.openScratch(ctx, names[:len(inputs)], tables, aliases)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.close()
+	var (
+		out  [][]cell
+		held int64
+	)
+	columns, err := db.query(ctx, query, args, func(cells []cell) error {
+		if len(out) == maxWorkbookRows {
+			return fmt.Errorf("the result has more than %d rows", maxWorkbookRows)
+		}
+		for _, c := range cells {
+			held += c.size()
+		}
+		if held > e.workbookBytes {
+			return fmt.Errorf("the result holds more than %d bytes, the cap of one workbook run (--max-workbook-bytes)", e.workbookBytes)
+		}
+		out = append(out, slices.Clone(cells))
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return columns, out, nil
 }
 
 // viewNames names the views of a workbook's inputs: first each input's file
@@ -227,9 +179,9 @@ func variableValues(cfg model.Configuration, given map[string]string) map[string
 // returns the values to bind, in order. A variable inside a quoted string,
 // quoted name or comment is refused: it would be bound as text there anyway,
 // and pasting it would open the text to injection.
-func bindVariables(text string, values map[string]string) (string, []any, error) {
+func bindVariables(text string, values map[string]string) (string, []cell, error) {
 	var out strings.Builder
-	var args []any
+	var args []cell
 	for i := 0; i < len(text); {
 		c := text[i]
 		switch {
@@ -276,7 +228,7 @@ func bindVariables(text string, values map[string]string) (string, []any, error)
 				return "", nil, fmt.Errorf("variable %s has no value and no default (property %s%s)", name, propVariablePrefix, name)
 			}
 			out.WriteByte('?')
-			args = append(args, cellValue(v))
+			args = append(args, parseCell(v))
 			i += end + 1
 		default:
 			out.WriteByte(c)
