@@ -6,7 +6,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dataview"
 )
 
 func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -115,6 +117,10 @@ func (p *Pane) jobBindings(n *node) common.Bindings {
 	if !n.file.Kind.Runnable() {
 		notJob = fmt.Sprintf("%s is a %s: only jobs and workbooks run", n.name, n.file.Kind)
 	}
+	noData := ""
+	if !api.HasData(n.file.Kind) {
+		noData = fmt.Sprintf("%s is a %s: only imports, data links, uploads and workbooks keep data", n.name, n.file.Kind)
+	}
 	return common.Bindings{
 		{Key: k.Trigger, Run: func() tea.Cmd {
 			forgetStates(n)
@@ -124,6 +130,9 @@ func (p *Pane) jobBindings(n *node) common.Bindings {
 			forgetStates(n)
 			return common.Send(common.StopJobMsg{Ref: fileRef(n), Label: fileLabel(n)})
 		}, Write: true, Disabled: notJob, Hint: 6, Column: 2},
+		{Key: k.ViewData, Help: "view its newest data", Run: func() tea.Cmd {
+			return dataview.OpenFile(p.ctx, n.file.Path, n.file.UUID, n.file.ID)
+		}, Disabled: noData, Column: 2},
 	}
 }
 

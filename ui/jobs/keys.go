@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/dataview"
 )
 
 func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -114,6 +115,9 @@ func (p *Pane) rowBindings() common.Bindings {
 		{Key: k.Open, Help: "history", Run: on(p.openRowHistory), Hint: 1, Column: 1},
 		{Key: k.Logs, Help: "log of the execution", Short: "log", Run: on(func(r *row) tea.Cmd { return p.openLog(r.job.JobExecutionID, r.job.FileName) }), Hint: 2, Column: 1},
 		{Key: k.Mark, Help: "mark for sequence", Run: on(p.toggleMark), Column: 1},
+		{Key: k.ViewData, Help: "view the job's newest data", Run: on(func(r *row) tea.Cmd {
+			return dataview.OpenFile(p.ctx, p.pathOf(r), r.job.UUID, r.job.DapJobConfigurationID)
+		}), Column: 1},
 		{Key: k.CopyPath, Run: on(func(r *row) tea.Cmd { return common.Copy("path", p.pathOf(r)) }), Column: 3},
 		{Key: k.CopyID, Run: on(func(r *row) tea.Cmd { return common.Copy("file id", strconv.FormatInt(r.job.FileID, 10)) }), Column: 3},
 		{Key: k.Trigger, Help: "trigger (asks first)", Short: "trigger", Run: on(func(r *row) tea.Cmd {
@@ -191,6 +195,9 @@ func (h *historyView) bindings(p *Pane) common.Bindings {
 		common.Binding{Key: k.Refresh, Run: func() tea.Cmd { return p.readHistory(h.start) }, Column: 1},
 		common.Binding{Key: k.Open, Help: "details", Run: on(p.openDetails), Hint: 1, Column: 2},
 		common.Binding{Key: k.Logs, Help: "log of the execution", Short: "log", Run: on(func(id int64) tea.Cmd { return p.openLog(id, h.label) }), Hint: 2, Column: 2},
+		common.Binding{Key: k.ViewData, Help: "view the job's newest data", Run: func() tea.Cmd {
+			return dataview.OpenFile(p.ctx, h.label, "", h.configID)
+		}, Column: 2},
 		common.Binding{Key: k.Delete, Help: "delete job data", Short: "delete data", Run: on(func(id int64) tea.Cmd { return p.askDelete(id, h.label) }), Write: true, Hint: 5, Column: 2},
 	)
 }
