@@ -78,19 +78,20 @@ func (c *Client) ConnectionDependencies(ctx context.Context, configID int64, q D
 
 // dependencyPrefixes are the dependency endpoints per kind of configuration:
 // the spec's connection one, and those the real platform offers besides
-// (where data links are import jobs).
+// (where data links and file uploads are import jobs).
 var dependencyPrefixes = map[model.Kind]string{
 	model.KindConnection:  "/api/connections/",
 	model.KindImportJob:   "/api/import-job/",
 	model.KindDataLink:    "/api/import-job/",
+	model.KindFileUpload:  "/api/import-job/",
 	model.KindWorkbook:    "/api/workbook/",
 	model.KindExportJob:   "/api/export-job/",
 	model.KindInfographic: "/api/infographics/",
 }
 
 // Dependencies reads the dependencies of any configuration whose kind has a
-// dependency endpoint (connection, import job, data link, workbook, export
-// job, infographic), so a caller can walk the graph level by level: an
+// dependency endpoint (connection, import job, data link, file upload,
+// workbook, export job, infographic), so a caller can walk the graph level by level: an
 // entry's File.Type is its model.Kind on the embedded server.
 func (c *Client) Dependencies(ctx context.Context, kind model.Kind, configID int64, q DependencyQuery) ([]model.Dependency, error) {
 	prefix, ok := dependencyPrefixes[kind]

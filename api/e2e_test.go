@@ -537,6 +537,16 @@ func TestE2EDependencies(t *testing.T) {
 		t.Errorf("upstream of Orders.imp = %q, %v", paths(back), err)
 	}
 
+	// A file upload walks on through the import-job family's endpoint, as a data link does.
+	uploads, err := admin.FilesOfKind(ctx, model.KindFileUpload)
+	if err != nil || len(uploads) != 1 {
+		t.Fatalf("uploads %+v, %v", uploads, err)
+	}
+	store, err := admin.Dependencies(ctx, model.KindFileUpload, uploads[0].ID, api.DependencyQuery{Direction: model.DirectionUpstream})
+	if err != nil || !slices.Equal(paths(store), []string{"/.system/FileUploadDataStore.dst"}) {
+		t.Errorf("upstream of %s = %q, %v", uploads[0].Path, paths(store), err)
+	}
+
 	// The viewer does not see what lies in folders hidden from it.
 	vall, err := viewer.ConnectionDependencies(ctx, localFiles, api.DependencyQuery{})
 	if err != nil {

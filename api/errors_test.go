@@ -259,7 +259,7 @@ func TestRequestsRefusedBeforeSending(t *testing.T) {
 		}
 	})
 	t.Run("dependencies of a kind without an endpoint", func(t *testing.T) {
-		if _, err := client.Dependencies(t.Context(), model.KindFileUpload, 3, api.DependencyQuery{}); err == nil {
+		if _, err := client.Dependencies(t.Context(), model.KindFolder, 3, api.DependencyQuery{}); err == nil {
 			t.Fatal("no error")
 		}
 	})

@@ -11,13 +11,14 @@ import (
 
 // dependencyEndpoints are the prefixes of the dependency endpoints and the
 // kinds of configuration each answers for: the spec's connection one and the
-// ones the real platform offers besides (data links are import jobs there).
+// ones the real platform offers besides (data links and file uploads are
+// import jobs there).
 var dependencyEndpoints = []struct {
 	prefix string
 	kinds  []model.Kind
 }{
 	{"/api/connections/", []model.Kind{model.KindConnection}},
-	{"/api/import-job/", []model.Kind{model.KindImportJob, model.KindDataLink}},
+	{"/api/import-job/", []model.Kind{model.KindImportJob, model.KindDataLink, model.KindFileUpload}},
 	{"/api/workbook/", []model.Kind{model.KindWorkbook}},
 	{"/api/export-job/", []model.Kind{model.KindExportJob}},
 	{"/api/infographics/", []model.Kind{model.KindInfographic}},

@@ -55,6 +55,8 @@ func TestDependencies(t *testing.T) {
 			[]string{local, sales}},
 		{"data link on the import-job endpoint", "admin", fmt.Sprintf("/api/import-job/%d/dependencies?direction=upstream", id(link)),
 			[]string{local}},
+		{"file upload on the import-job endpoint", "admin", fmt.Sprintf("/api/import-job/%d/dependencies?direction=upstream", id("/Users/analyst/Regions.upl")),
+			[]string{"/.system/FileUploadDataStore.dst"}},
 		{"workbook, upstream, all levels", "admin", fmt.Sprintf("/api/workbook/%d/dependencies?direction=upstream", id(byRegion)),
 			[]string{sales, orders, customers, local}},
 		{"workbook, upstream, two levels", "admin", fmt.Sprintf("/api/workbook/%d/dependencies?direction=upstream&level=2", id(byRegion)),
