@@ -82,6 +82,7 @@ type Model struct {
 	holding   bool
 	drawing   bool
 
+	platform   platform      // the platform's release and licence (platform.go)
 	quitDialog common.Dialog // the open question "quit while a transfer runs?"
 	quitting   bool          // tasks cancelled; the console ends when no transfer runs
 }
@@ -140,6 +141,7 @@ func (m *Model) Init() tea.Cmd {
 			m.heldReads = append(m.heldReads, p.Init())
 		}
 	}
+	m.heldReads = append(m.heldReads, m.readPlatform())
 	m.holding = true
 	cmds = append(cmds, m.awaitFirstFrame())
 	if m.ctx.Client == nil && m.opts.Login != nil {
@@ -283,7 +285,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.unauthorized(msg)
 	case common.LoggedInMsg:
 		m.loggedIn(msg)
-		return m, m.broadcast(msg)
+		return m, tea.Batch(m.broadcast(msg), m.readPlatform())
+	case platformMsg:
+		m.gotPlatform(msg)
+		return m, nil
 	case common.OpenDialogMsg:
 		m.openDialog(msg.Dialog)
 		return m, nil

@@ -67,6 +67,9 @@ func (m *Model) headerView() string {
 		titles[i] = p.Title()
 	}
 	healthText := m.healthView()
+	if licence := m.licenceText(); licence != "" {
+		healthText = m.ctx.Styles.StatusError.Render(st.Symbols.Error+" "+licence) + " " + healthText
+	}
 	identity := m.ctx.User + "@" + hostOf(m.ctx.Server)
 	if m.ctx.Profile != "" {
 		identity += " (" + m.ctx.Profile + ")"
@@ -184,7 +187,7 @@ func (m *Model) helpLineView() string {
 
 func (m *Model) fullHelpView() string {
 	st := m.ctx.Styles
-	title := st.PaneTitle.Render("Keys — " + m.panes[m.active].Title() + " (? or esc closes)")
+	title := st.PaneTitle.Render("Keys — " + m.panes[m.active].Title() + m.releaseText() + " (? or esc closes)")
 	if _, _, reasons := m.allBindings().Help(m.ctx); reasons != nil {
 		title += "\n" + st.ReadOnly.Render(ansi.Truncate("keys marked ✗ are disabled: "+strings.Join(reasons, "; "), m.width, "…"))
 	}
