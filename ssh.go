@@ -67,6 +67,7 @@ func parseSSHFlags(args []string) (sshFlags, error) {
 	fs.DurationVar(&f.ssh.Idle, "idle", 30*time.Minute, "a session with no key pressed for this long is closed (0: never)")
 	fs.IntVar(&f.ssh.PerMinute, "per-ip", sshserve.DefaultPerMinute, "connections one address may open a minute")
 	fs.IntVar(&f.ssh.PerConnection, "per-connection", sshserve.DefaultPerConnection, "sessions one connection may hold open at once")
+	fs.Int64Var(&f.ssh.FilesBytes, "files-max", sshserve.DefaultFilesBytes, "bytes one person's files directory may hold; a file sent with sftp or scp past it is refused")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -77,8 +78,8 @@ func parseSSHFlags(args []string) (sshFlags, error) {
 		return f, errors.New("ssh: --host-key FILE and --authorized-keys FILE are required")
 	case f.demo == (f.server != ""):
 		return f, errors.New("ssh: say which platform: --server URL, or --demo")
-	case f.ssh.MaxSessions <= 0 || f.ssh.PerMinute <= 0 || f.ssh.PerConnection <= 0 || f.ssh.Idle < 0:
-		return f, errors.New("ssh: --max-sessions, --per-ip and --per-connection must be positive, --idle not negative")
+	case f.ssh.MaxSessions <= 0 || f.ssh.PerMinute <= 0 || f.ssh.PerConnection <= 0 || f.ssh.FilesBytes <= 0 || f.ssh.Idle < 0:
+		return f, errors.New("ssh: --max-sessions, --per-ip, --per-connection and --files-max must be positive, --idle not negative")
 	}
 	if f.files == "" {
 		f.files = filepath.Join(filepath.Dir(f.ssh.HostKeyPath), "files")

@@ -399,6 +399,7 @@ func TestParseSSHFlags(t *testing.T) {
 		{"no keys file", []string{"--demo", "--host-key", "k"}, "are required"},
 		{"no sessions", append([]string{"--demo", "--max-sessions", "0"}, base...), "must be positive"},
 		{"no sessions on a connection", append([]string{"--demo", "--per-connection", "0"}, base...), "must be positive"},
+		{"no room for files", append([]string{"--demo", "--files-max", "0"}, base...), "must be positive"},
 		{"negative idle", append([]string{"--demo", "--idle", "-1m"}, base...), "not negative"},
 		{"a bad server", append([]string{"--server", "ftp://x"}, base...), "--server"},
 		{"an argument", append([]string{"--demo", "extra"}, base...), "unexpected argument"},

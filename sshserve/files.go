@@ -27,7 +27,48 @@ import (
 type userFiles struct {
 	root     *os.Root
 	readOnly bool                    // a read-only key fetches, never sends
+	limit    int64                   // bytes the directory may hold (Config.FilesBytes)
 	read     scp.CopyToClientHandler // wish's, over the root's fs.FS
+}
+
+// room is how large the file name may grow: the limit less what the other
+// files of the directory hold now. Uploads running at once each see the
+// others' files as they were when they began.
+func (f *userFiles) room(name string) (int64, error) {
+	var others int64
+	err := fs.WalkDir(f.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || p == name {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			others += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return f.limit - others, nil
+}
+
+// full is the refusal of a write past the directory's limit.
+func (f *userFiles) full() error {
+	return fmt.Errorf("your files directory may hold %d bytes at most: remove files first", f.limit)
+}
+
+// capped is a file being written that may not grow past room bytes.
+type capped struct {
+	*os.File
+	room  int64
+	files *userFiles
+}
+
+func (c capped) WriteAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > c.room {
+		return 0, c.files.full()
+	}
+	return c.File.WriteAt(p, off)
 }
 
 var (
@@ -61,7 +102,7 @@ func (s *Server) transfer(sv *served, kind string, serve func(*served) error) {
 		sv.refuse(err.Error(), "refused: "+err.Error())
 		return
 	}
-	sv.files = &userFiles{root: root, readOnly: sv.readOnly, read: scp.NewFSReadHandler(root.FS())}
+	sv.files = &userFiles{root: root, readOnly: sv.readOnly, limit: s.cfg.FilesBytes, read: scp.NewFSReadHandler(root.FS())}
 	sv.transfer = true
 	sv.log.Info("ssh: file transfer started", "kind", kind, "read_only", sv.readOnly)
 	sv.live.onStop(func() { sv.Close() })
@@ -139,6 +180,13 @@ func (scpFiles) Write(s ssh.Session, entry *scp.FileEntry) (int64, error) {
 			name = dir
 		}
 	}
+	room, err := f.room(name)
+	if err != nil {
+		return 0, err
+	}
+	if entry.Size > room {
+		return 0, f.full()
+	}
 	out, err := f.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return 0, err
@@ -189,7 +237,15 @@ func (f sftpFiles) Filewrite(r *sftp.Request) (io.WriterAt, error) {
 	if pflags.Excl {
 		flags |= os.O_EXCL
 	}
-	return f.root.OpenFile(name, flags, 0o600)
+	room, err := f.room(name)
+	if err != nil {
+		return nil, err
+	}
+	file, err := f.root.OpenFile(name, flags, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return capped{File: file, room: room, files: f.userFiles}, nil
 }
 
 func (f sftpFiles) Filecmd(r *sftp.Request) error {

@@ -412,3 +412,43 @@ func TestRemovedKeyEndsItsTransfers(t *testing.T) {
 		t.Errorf("the log does not say why the transfer ended:\n%s", fs.log)
 	}
 }
+
+// TestFilesDirectoryIsCapped: a file sent that would grow the directory
+// past FilesBytes is refused, by sftp and scp alike; a file replaced
+// counts once.
+func TestFilesDirectoryIsCapped(t *testing.T) {
+	fs := startFiles(t, func(c *Config) { c.FilesBytes = 1000 })
+	client := fs.sftp(t, fs.bob)
+	put := func(name string, size int) error {
+		f, err := client.Create(name)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(bytes.Repeat([]byte("x"), size)); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	if err := put("a.zip", 600); err != nil {
+		t.Fatal(err)
+	}
+	if err := put("b.zip", 600); err == nil {
+		t.Error("a file past the cap was sent")
+	}
+	if err := put("a.zip", 900); err != nil {
+		t.Errorf("replacing a file within the cap: %v", err)
+	}
+	if code, _, stderr := scpSend(t, fs.Addr(), fs.bob, ".", "c.zip", strings.Repeat("x", 200)); code != 1 || !strings.Contains(stderr, "1000 bytes at most") {
+		t.Errorf("scp past the cap: status %d, stderr %q", code, stderr)
+	}
+	var total int64
+	entries, _ := os.ReadDir(fs.userDir(t, "admin"))
+	for _, e := range entries {
+		info, _ := e.Info()
+		total += info.Size()
+	}
+	if total > 1000 {
+		t.Errorf("the directory holds %d bytes, past the cap of 1000", total)
+	}
+}

@@ -26,6 +26,9 @@ const (
 	DefaultPerMinute     = 20
 	DefaultLoginGrace    = time.Minute
 	DefaultKeysEvery     = 2 * time.Second
+	// DefaultFilesBytes is what a user's files directory may hold before
+	// sftp and scp refuse to write more: two restore uploads at their cap.
+	DefaultFilesBytes = 1 << 30
 )
 
 // Config is what Start needs.
@@ -53,6 +56,9 @@ type Config struct {
 	// sftp sessions of that user's keys reach (read-only keys only fetch);
 	// nil serves no file transfer.
 	Files func(user string) (*os.Root, error)
+	// FilesBytes is what one directory may hold: a file sent that would
+	// grow it past this is refused (0: DefaultFilesBytes).
+	FilesBytes int64
 
 	Log *slog.Logger // nil: slog.Default()
 
@@ -116,6 +122,9 @@ func Start(cfg Config) (*Server, error) {
 	}
 	if cfg.KeysEvery <= 0 {
 		cfg.KeysEvery = DefaultKeysEvery
+	}
+	if cfg.FilesBytes <= 0 {
+		cfg.FilesBytes = DefaultFilesBytes
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, limit: newPerAddress(cfg.PerMinute),
 		live: map[*liveSession]struct{}{}, stopped: make(chan struct{})}
