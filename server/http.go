@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -16,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/lenient"
 	"github.com/dapconsole/dapconsole/server/store"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -187,30 +189,73 @@ func writeError(w http.ResponseWriter, err error) {
 	}
 }
 
-// decodeJSON reads the request body into v strictly: one JSON value, no
-// unknown fields, at most Config.MaxBodyBytes. On failure it answers (400, or
-// 413 past the cap) and returns false.
+// decodeJSON reads the request body into v, at most Config.MaxBodyBytes,
+// as leniently as the real platform reads bodies (lenient.Strict: unquoted
+// names and values, `=` between them, whatever the Content-Type) and no more:
+// one JSON object, no unknown fields. On failure it answers (400, or 413
+// past the cap) and returns false.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("more than one JSON value")
-	} else if err == nil {
-		if _, trailing := dec.Token(); trailing != io.EOF {
-			err = errors.New("data after the JSON value")
-		}
-	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	switch {
-	case err == nil:
-		return true
 	case errors.As(err, &tooBig):
 		writeFailure(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooBig.Limit))
-	case errors.Is(err, io.EOF):
+		return false
+	case err != nil:
+		writeFailure(w, http.StatusBadRequest, "could not read the request body: "+err.Error())
+		return false
+	case len(bytes.TrimSpace(raw)) == 0:
 		writeFailure(w, http.StatusBadRequest, "request body is empty; a JSON object is expected")
-	default:
-		writeFailure(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
+		return false
 	}
-	return false
+	body, err := lenient.Strict(raw)
+	if err != nil {
+		writeFailure(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
+		return false
+	}
+	if body[0] != '{' {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("request body is %s, not a JSON object", jsonKind(body[0])))
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		writeFailure(w, http.StatusBadRequest, "bad JSON body: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// jsonKind names the kind of JSON value that starts with c.
+func jsonKind(c byte) string {
+	switch c {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// trimTrailingSlash routes a path with trailing slashes as the path without
+// them (`…/permission/` as `…/permission`), as the platform's clients expect
+// of it; the root path stays, and so does an escaped slash (`%2F`, a ref).
+func trimTrailingSlash(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		escaped := strings.TrimRight(r.URL.EscapedPath(), "/")
+		path, err := url.PathUnescape(escaped)
+		if escaped == r.URL.EscapedPath() || escaped == "" || err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		u := *r.URL
+		u.Path, u.RawPath = path, escaped
+		r2 := *r
+		r2.URL = &u
+		next.ServeHTTP(w, &r2)
+	})
 }

@@ -143,7 +143,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerJobRoutes(mux)
 	s.registerBackupRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { unrouted(mux, w, r) })
-	return s.authenticate(mux)
+	return trimTrailingSlash(s.authenticate(mux))
 }
 
 // unrouted answers a request no route took, with a failure body: 405 and
