@@ -12,32 +12,9 @@ import (
 
 const filesPath = "/api/filesystem/files/"
 
-// kindLists are the per-kind list and read endpoints of the real platform
-// and the kinds each serves: import jobs, data links and file uploads
-// share the import-job family's (the platform tells them apart by their
-// paths' extensions), export jobs are at the singular `/rest/export-job`.
-var kindLists = []struct {
-	path  string
-	kinds []model.Kind
-}{
-	{"/rest/import-job", []model.Kind{model.KindImportJob, model.KindDataLink, model.KindFileUpload}},
-	{"/rest/workbook", []model.Kind{model.KindWorkbook}},
-	{"/rest/export-job", []model.Kind{model.KindExportJob}},
-	{"/rest/infographics", []model.Kind{model.KindInfographic}},
-}
-
 func (s *Server) registerFileRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+filesPath+"{ref}", s.readFile)
 	s.registerPermissionRoutes(mux, filesPath)
-	for _, l := range kindLists {
-		kinds := l.kinds
-		mux.HandleFunc("GET "+l.path, func(w http.ResponseWriter, r *http.Request) { s.listKind(w, r, kinds) })
-		mux.HandleFunc("GET "+l.path+"/{id}", func(w http.ResponseWriter, r *http.Request) {
-			if f, ok := s.configurationFor(w, r, needRead, kinds...); ok {
-				s.answerConfiguration(w, r, f)
-			}
-		})
-	}
 	mux.HandleFunc("POST "+foldersPath+"{ref}", s.createFolder)
 	mux.HandleFunc("PUT "+foldersPath+"{ref}/name", s.renameFolder)
 	mux.HandleFunc("PUT "+foldersPath+"{ref}/parent", s.moveFolder)

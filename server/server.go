@@ -138,7 +138,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerUserRoutes(mux)
 	s.registerLicenseRoutes(mux)
 	s.registerDataRoutes(mux)
-	s.registerConnectionRoutes(mux)
+	s.registerConfigurationRoutes(mux)
 	s.registerDependencyRoutes(mux)
 	s.registerJobRoutes(mux)
 	s.registerBackupRoutes(mux)
