@@ -120,6 +120,7 @@ type JobDetails struct {
 // Counter names of import and export runs.
 const (
 	CounterImportRecords        = "IMPORT_RECORDS"
+	CounterImportBytes          = "IMPORT_BYTES" // read from the source: the volume a license counts
 	CounterImportPreviewRecords = "IMPORT_PREVIEW_RECORDS"
 	CounterImportOutputBytes    = "IMPORT_OUTPUT_BYTES"
 	CounterImportDroppedSplits  = "IMPORT_DROPPED_SPLITS"

@@ -42,6 +42,7 @@ func (s *Server) registerJobRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /rest/job-execution/job-details/{id}", s.jobDetails)
 	mux.HandleFunc("DELETE /rest/data/{id}", s.deleteJobData)
 	mux.HandleFunc("GET /file-job", s.jobLog)
+	mux.HandleFunc("GET /job/download-trace/{id}", s.downloadTrace)
 	s.registerLegacyJobRoutes(mux)
 }
 
@@ -299,10 +300,6 @@ func (s *Server) stopJob(w http.ResponseWriter, r *http.Request) {
 // jobHistory answers a window of a configuration's executions, newest
 // first: `start` (default 0) skips, `length` (default 10) bounds.
 func (s *Server) jobHistory(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "job configuration id")
-	if !ok {
-		return
-	}
 	start, ok := queryInt(w, r, "start", jobs.DefaultHistoryStart)
 	if !ok {
 		return
@@ -311,16 +308,8 @@ func (s *Server) jobHistory(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	f, err := s.store.FileByConfigID(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		jobFailure(w, notAccessible)
-		return
-	}
-	if err != nil {
-		jobError(w, err)
-		return
-	}
-	if !s.jobFileAllowed(w, r, f.ID, needRead, notAccessible) {
+	id, ok := s.readableJobConfiguration(w, r)
+	if !ok {
 		return
 	}
 	history, err := s.jobs.History(r.Context(), id, start, length)
@@ -335,6 +324,26 @@ func (s *Server) jobHistory(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set(model.HistoryTotalHeader, strconv.Itoa(total))
 	writeJSON(w, http.StatusOK, history)
+}
+
+// readableJobConfiguration resolves the configuration id in the path to a
+// file the caller may read; otherwise it answers as job endpoints do (200
+// with the failure body when missing or not accessible) and returns false.
+func (s *Server) readableJobConfiguration(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, ok := pathID(w, r, "job configuration id")
+	if !ok {
+		return 0, false
+	}
+	f, err := s.store.FileByConfigID(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		jobFailure(w, notAccessible)
+		return 0, false
+	}
+	if err != nil {
+		jobError(w, err)
+		return 0, false
+	}
+	return id, s.jobFileAllowed(w, r, f.ID, needRead, notAccessible)
 }
 
 func queryInt(w http.ResponseWriter, r *http.Request, name string, fallback int) (int, bool) {
@@ -380,10 +389,22 @@ func (s *Server) executionFor(w http.ResponseWriter, r *http.Request, n need) (i
 // GET /file-job?jobExecutionId=<id>: while it runs, what it logged so far.
 // An unknown execution, or one of a file the caller may not read, is 404.
 func (s *Server) jobLog(w http.ResponseWriter, r *http.Request) {
-	raw := r.URL.Query().Get("jobExecutionId")
+	s.answerJobLog(w, r, "jobExecutionId", r.URL.Query().Get("jobExecutionId"), false)
+}
+
+// downloadTrace answers an execution's log as a download, as the
+// platform's `/job/download-trace/<execution id>` does.
+func (s *Server) downloadTrace(w http.ResponseWriter, r *http.Request) {
+	s.answerJobLog(w, r, "execution id", r.PathValue("id"), true)
+}
+
+// answerJobLog answers the log of the execution whose id raw (named so in
+// a refusal) is, to who may read its file, as an attachment when asked;
+// others learn nothing of it (404).
+func (s *Server) answerJobLog(w http.ResponseWriter, r *http.Request, name, raw string, attachment bool) {
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || id <= 0 {
-		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("jobExecutionId %q is not a positive whole number", raw))
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("%s %q is not a positive whole number", name, raw))
 		return
 	}
 	missing := fmt.Sprintf("Job execution %d doesn't exist or isn't accessible with current permissions", id)
@@ -407,6 +428,9 @@ func (s *Server) jobLog(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if attachment {
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="job-%d-trace.log"`, id))
+	}
 	_, _ = io.WriteString(w, text)
 }
 

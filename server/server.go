@@ -139,6 +139,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerLicenseRoutes(mux)
 	s.registerDataRoutes(mux)
 	s.registerConfigurationRoutes(mux)
+	s.registerReportRoutes(mux)
 	s.registerDependencyRoutes(mux)
 	s.registerJobRoutes(mux)
 	s.registerBackupRoutes(mux)

@@ -213,7 +213,7 @@ func (e *Engine) importData(r *run, previewOnly bool) (result, error) {
 		model.CounterImportOutputBytes:    sink.table.bytes,
 		model.CounterImportDroppedSplits:  0,
 		model.CounterImportDroppedRecords: sink.dropped,
-		"IMPORT_BYTES":                    sink.readSize,
+		model.CounterImportBytes:          sink.readSize,
 	}
 	return res, nil
 }
