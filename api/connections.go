@@ -34,22 +34,18 @@ func (c *Client) Connection(ctx context.Context, configID int64) (model.Connecti
 // CreateConnection creates a connection where conn.File.Path says and
 // returns its configuration id.
 func (c *Client) CreateConnection(ctx context.Context, conn model.Connection) (int64, error) {
-	var created model.ConnectionCreated
-	err := c.read(ctx, http.MethodPost, connectionsPath, "", conn, &created)
-	return created.ConfigurationID, err
+	return c.CreateConfiguration(ctx, model.KindConnection, conn)
 }
 
 // UpdateConnection replaces a connection's representation.
 func (c *Client) UpdateConnection(ctx context.Context, configID int64, conn model.Connection) error {
-	_, err := c.call(ctx, http.MethodPut, connectionPath(configID), "", conn, nil, false)
-	return err
+	return c.UpdateConfiguration(ctx, model.KindConnection, configID, conn)
 }
 
 // DeleteConnection deletes a connection; the server refuses while something
 // depends on it, naming the dependents in the error's Paths.
 func (c *Client) DeleteConnection(ctx context.Context, configID int64) error {
-	_, err := c.call(ctx, http.MethodDelete, connectionPath(configID), "", nil, nil, false)
-	return err
+	return c.DeleteConfiguration(ctx, model.KindConnection, configID)
 }
 
 // DependencyQuery narrows a dependencies read. The zero value asks for both

@@ -30,11 +30,19 @@ func TestReadOnlyClientSendsNoWrite(t *testing.T) {
 				"CreateConnection": func() error { _, err := c.CreateConnection(ctx, model.Connection{}); return err },
 				"UpdateConnection": func() error { return c.UpdateConnection(ctx, 1, model.Connection{}) },
 				"DeleteConnection": func() error { return c.DeleteConnection(ctx, 1) },
-				"CreateFolder":     func() error { _, err := c.CreateFolder(ctx, folder, "x"); return err },
-				"RenameFolder":     func() error { _, err := c.RenameFolder(ctx, folder, "x"); return err },
-				"MoveFolder":       func() error { _, err := c.MoveFolder(ctx, folder, api.Path("/Users")); return err },
-				"DeleteFolder":     func() error { return c.DeleteFolder(ctx, folder) },
-				"ChangeOwner":      func() error { _, err := c.ChangeOwner(ctx, folder, "viewer"); return err },
+				"CreateConfiguration": func() error {
+					_, err := c.CreateConfiguration(ctx, model.KindWorkbook, model.Configuration{})
+					return err
+				},
+				"UpdateConfiguration": func() error {
+					return c.UpdateConfiguration(ctx, model.KindExportJob, 1, model.Configuration{})
+				},
+				"DeleteConfiguration": func() error { return c.DeleteConfiguration(ctx, model.KindImportJob, 1) },
+				"CreateFolder":        func() error { _, err := c.CreateFolder(ctx, folder, "x"); return err },
+				"RenameFolder":        func() error { _, err := c.RenameFolder(ctx, folder, "x"); return err },
+				"MoveFolder":          func() error { _, err := c.MoveFolder(ctx, folder, api.Path("/Users")); return err },
+				"DeleteFolder":        func() error { return c.DeleteFolder(ctx, folder) },
+				"ChangeOwner":         func() error { _, err := c.ChangeOwner(ctx, folder, "viewer"); return err },
 				"CreateGroupPermission": func() error {
 					_, err := c.CreateGroupPermission(ctx, folder, "viewers", model.Flags{Writable: true})
 					return err
