@@ -55,19 +55,28 @@ func (s *Server) registerConfigurationRoutes(mux *http.ServeMux) {
 const defaultConnectionVersion = "2.1"
 
 // linkTargets are the kinds of file each link of a configuration may name:
-// its dataStore, its sheet's workbook, its sheets' datasources. A kind
-// without an entry reads from no other file; a nil list, no such link.
+// its dataStore, its (export) connection, its sheet's workbook, its
+// sheets' datasources and referenced sheets' workbooks. A kind without an
+// entry reads from no other file; a nil list, no such link.
 type linkTargets struct {
-	dataStore, sheetWorkbook, sheets []model.Kind
+	dataStore, connection, sheetWorkbook, datasources, referencedWorkbooks []model.Kind
 }
 
+var (
+	connectionOnly = []model.Kind{model.KindConnection}
+	workbookOnly   = []model.Kind{model.KindWorkbook}
+)
+
 var readsFrom = map[model.Kind]linkTargets{
-	model.KindImportJob:   {dataStore: []model.Kind{model.KindConnection}},
-	model.KindDataLink:    {dataStore: []model.Kind{model.KindConnection}},
-	model.KindFileUpload:  {dataStore: []model.Kind{model.KindConnection}},
-	model.KindExportJob:   {dataStore: []model.Kind{model.KindConnection}, sheetWorkbook: []model.Kind{model.KindWorkbook}},
-	model.KindWorkbook:    {sheets: []model.Kind{model.KindImportJob, model.KindDataLink, model.KindFileUpload, model.KindWorkbook}},
-	model.KindInfographic: {sheets: []model.Kind{model.KindWorkbook}},
+	model.KindImportJob:  {dataStore: connectionOnly},
+	model.KindDataLink:   {dataStore: connectionOnly},
+	model.KindFileUpload: {dataStore: connectionOnly},
+	// The platform writes an export job's connection as `connection`;
+	// earlier dapconsole versions wrote it as dataStore.
+	model.KindExportJob: {dataStore: connectionOnly, connection: connectionOnly, sheetWorkbook: workbookOnly},
+	model.KindWorkbook: {datasources: []model.Kind{model.KindImportJob, model.KindDataLink, model.KindFileUpload, model.KindWorkbook},
+		referencedWorkbooks: workbookOnly},
+	model.KindInfographic: {datasources: workbookOnly},
 }
 
 // checkLinks refuses (400) a configuration of a kind whose links are not
@@ -115,21 +124,30 @@ func checkLinks(ctx context.Context, q store.Queries, user store.User, kind mode
 			}
 		}
 		if !kindIn(f.Kind, want) {
-			return badInput(fmt.Sprintf("%s: %s is a %s; want a %s", field, f.Path, f.Kind, kindList(want, "or")))
+			return badInput(fmt.Sprintf("%s: %s is of kind %s; want %s", field, f.Path, f.Kind, kindList(want, "or")))
 		}
 		return nil
 	}
 	if err := check("dataStore", cfg.DataStore, targets.dataStore); err != nil {
 		return err
 	}
+	if err := check("connection", (*model.SourceRef)(cfg.Connection), targets.connection); err != nil {
+		return err
+	}
 	if cfg.Sheet != nil {
-		if err := check("sheet.workbook", cfg.Sheet.Workbook, targets.sheetWorkbook); err != nil {
+		if err := check("sheet.workbook", (*model.SourceRef)(cfg.Sheet.Workbook), targets.sheetWorkbook); err != nil {
 			return err
 		}
 	}
-	for i := range cfg.Sheets {
-		if err := check(fmt.Sprintf("sheets[%d].datasource", i), cfg.Sheets[i].Datasource, targets.sheets); err != nil {
+	for i, sheet := range cfg.Sheets {
+		if err := check(fmt.Sprintf("sheets[%d].datasource", i), sheet.Datasource, targets.datasources); err != nil {
 			return err
+		}
+		if sheet.ReferencedSheet != nil {
+			field := fmt.Sprintf("sheets[%d].referencedSheet.workbook", i)
+			if err := check(field, (*model.SourceRef)(sheet.ReferencedSheet.Workbook), targets.referencedWorkbooks); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
