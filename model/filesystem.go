@@ -9,11 +9,23 @@ import (
 // File is the read response of `/api/filesystem/files/<id>`: a file's entry,
 // without its configuration. Its self link names the file id.
 type File struct {
-	Name  string `json:"name"`
-	UUID  string `json:"uuid"`
-	Path  string `json:"path,omitempty"`
-	Links Links  `json:"_links"`
+	Name string `json:"name"`
+	UUID string `json:"uuid"`
+	Path string `json:"path,omitempty"`
+	// Tags are what the SetTags command (FileCommand) gave the file.
+	Tags  []string `json:"tags,omitempty"`
+	Links Links    `json:"_links"`
 }
+
+// FileCommand is the body of `PUT /api/filesystem/files/<id>/command`:
+// `{_type: SetTags, tags: [...]}` replaces the file's tags.
+type FileCommand struct {
+	Type string   `json:"_type"`
+	Tags []string `json:"tags"`
+}
+
+// CommandSetTags is the FileCommand type that sets a file's tags.
+const CommandSetTags = "SetTags"
 
 // ID returns the file id at the end of the file's self link (0 if none).
 func (f File) ID() int64 { return IDFromHref(f.Links.Href("self")) }

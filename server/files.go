@@ -14,6 +14,7 @@ const filesPath = "/api/filesystem/files/"
 
 func (s *Server) registerFileRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+filesPath+"{ref}", s.readFile)
+	mux.HandleFunc("PUT "+filesPath+"{ref}/command", s.fileCommand)
 	s.registerPermissionRoutes(mux, filesPath)
 	mux.HandleFunc("POST "+foldersPath+"{ref}", s.createFolder)
 	mux.HandleFunc("PUT "+foldersPath+"{ref}/name", s.renameFolder)
@@ -33,7 +34,12 @@ func (s *Server) readFile(w http.ResponseWriter, r *http.Request) {
 	if f.ParentID != 0 {
 		links["parent"] = link(fileHref(f.ParentID))
 	}
-	writeJSON(w, http.StatusOK, model.File{Name: f.Name, UUID: f.UUID, Path: f.Path, Links: links})
+	tags, err := s.store.Tags(r.Context(), f.ID)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, model.File{Name: f.Name, UUID: f.UUID, Path: f.Path, Tags: tags, Links: links})
 }
 
 // listKind answers every file of the kinds the user may see, by configuration id.

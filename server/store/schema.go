@@ -16,6 +16,7 @@ const RootID = 1
 var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	createSchema,
 	addPeople,
+	createFileTags,
 }
 
 const schemaV1 = `
