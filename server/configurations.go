@@ -187,23 +187,32 @@ func extensionList(kinds []model.Kind) string {
 }
 
 // createConfiguration puts a new configuration of one of kinds where its
-// file.path says. A missing folder there is created, as the real platform
-// does, when the user may write the nearest folder that exists; fields the
-// server does not know are kept; secrets are sealed.
+// file.path says and answers its configuration id.
 func (s *Server) createConfiguration(w http.ResponseWriter, r *http.Request, kinds []model.Kind) {
 	var cfg model.Configuration
 	if !s.decodeJSON(w, r, &cfg) {
 		return
 	}
+	if f, ok := s.create(w, r, kinds, cfg); ok {
+		writeJSON(w, http.StatusOK, model.ConnectionCreated{ConfigurationID: f.ConfigID, Status: model.StatusSuccess})
+	}
+}
+
+// create puts a new configuration of one of kinds where its file.path
+// says. A missing folder there is created, as the real platform does, when
+// the user may write the nearest folder that exists; fields the server
+// does not know are kept; secrets are sealed. On failure it answers and
+// returns false.
+func (s *Server) create(w http.ResponseWriter, r *http.Request, kinds []model.Kind, cfg model.Configuration) (store.File, bool) {
 	path, err := store.CleanPath(cfg.File.Path)
 	if err != nil {
 		writeFailure(w, http.StatusBadRequest, "file.path: "+err.Error())
-		return
+		return store.File{}, false
 	}
 	kind, _ := model.KindOfPath(path)
 	if !kindIn(kind, kinds) {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q must end in %s", path, extensionList(kinds)))
-		return
+		return store.File{}, false
 	}
 	ctx, user := r.Context(), userFrom(r)
 	var f store.File
@@ -223,29 +232,35 @@ func (s *Server) createConfiguration(w http.ResponseWriter, r *http.Request, kin
 	})
 	if errors.Is(err, store.ErrExists) {
 		writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already exists", path))
-		return
+		return store.File{}, false
 	}
 	if err != nil {
 		writeArchiveError(w, err)
-		return
+		return store.File{}, false
 	}
-	writeJSON(w, http.StatusOK, model.ConnectionCreated{ConfigurationID: f.ConfigID, Status: model.StatusSuccess})
+	return f, true
 }
 
-// updateConfiguration replaces a configuration's representation; it stays
-// where it is. Only an administrator may change its hidden properties.
+// updateConfiguration replaces the representation of a configuration of
+// one of kinds.
 func (s *Server) updateConfiguration(w http.ResponseWriter, r *http.Request, kinds []model.Kind) {
 	f, ok := s.configurationFor(w, r, needWrite, kinds...)
 	if !ok {
 		return
 	}
 	var cfg model.Configuration
-	if !s.decodeJSON(w, r, &cfg) {
-		return
+	if s.decodeJSON(w, r, &cfg) && s.update(w, r, f, cfg) {
+		writeJSON(w, http.StatusOK, model.Success{Status: model.StatusSuccess})
 	}
+}
+
+// update replaces a configuration's representation; it stays where it is.
+// Only an administrator may change its hidden properties. On failure it
+// answers and returns false.
+func (s *Server) update(w http.ResponseWriter, r *http.Request, f store.File, cfg model.Configuration) bool {
 	if cfg.File.Path != "" && cfg.File.Path != f.Path {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q: a %s cannot move (it is %s)", cfg.File.Path, f.Kind, f.Path))
-		return
+		return false
 	}
 	ctx, user := r.Context(), userFrom(r)
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
@@ -273,9 +288,9 @@ func (s *Server) updateConfiguration(w http.ResponseWriter, r *http.Request, kin
 	})
 	if err != nil {
 		writeArchiveError(w, err)
-		return
+		return false
 	}
-	writeJSON(w, http.StatusOK, model.Success{Status: model.StatusSuccess})
+	return true
 }
 
 // deleteConfiguration removes a configuration nothing depends on (409

@@ -140,6 +140,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerDataRoutes(mux)
 	s.registerConfigurationRoutes(mux)
 	s.registerReportRoutes(mux)
+	s.registerWorkbookV2Routes(mux)
 	s.registerDependencyRoutes(mux)
 	s.registerJobRoutes(mux)
 	s.registerBackupRoutes(mux)
