@@ -35,3 +35,11 @@ type WorkbookV2Created struct {
 	FileUUID        string `json:"file-uuid"`
 	FilePath        string `json:"file-path"`
 }
+
+// WorkbookRollback is the body of a v2 workbook rollback: the workbook by
+// file id or by UUID. The platform documents no body; this is the
+// embedded platform's.
+type WorkbookRollback struct {
+	FileID int64  `json:"fileId,omitempty"`
+	UUID   string `json:"uuid,omitempty"`
+}

@@ -258,12 +258,23 @@ func (s *Server) updateConfiguration(w http.ResponseWriter, r *http.Request, kin
 // Only an administrator may change its hidden properties. On failure it
 // answers and returns false.
 func (s *Server) update(w http.ResponseWriter, r *http.Request, f store.File, cfg model.Configuration) bool {
-	if cfg.File.Path != "" && cfg.File.Path != f.Path {
-		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q: a %s cannot move (it is %s)", cfg.File.Path, f.Kind, f.Path))
-		return false
-	}
+	return s.updateTo(w, r, f, func(*store.Tx) (model.Configuration, error) { return cfg, nil }, true)
+}
+
+// updateTo is update to the configuration next gives inside the update's
+// transaction (a rollback takes it from the file's earlier versions). A
+// workbook's version before keeps as one a rollback returns to, when keep
+// says so (a rollback's does not: rollbacks walk back).
+func (s *Server) updateTo(w http.ResponseWriter, r *http.Request, f store.File, next func(*store.Tx) (model.Configuration, error), keep bool) bool {
 	ctx, user := r.Context(), userFrom(r)
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		cfg, err := next(tx)
+		if err != nil {
+			return err
+		}
+		if cfg.File.Path != "" && cfg.File.Path != f.Path {
+			return badInput(fmt.Sprintf("file.path %q: a %s cannot move (it is %s)", cfg.File.Path, f.Kind, f.Path))
+		}
 		kept, err := tx.Sources(ctx, f.ID)
 		if err != nil {
 			return err
@@ -271,14 +282,18 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, f store.File, cf
 		if err := checkLinks(ctx, tx.Queries, user, f.Kind, &cfg, kept); err != nil {
 			return err
 		}
-		if !user.Admin { // hidden properties follow the user's capabilities (spec section 5)
-			old, err := tx.Configuration(ctx, f)
-			if err != nil {
+		old, err := tx.Configuration(ctx, f)
+		if err != nil {
+			return err
+		}
+		// Hidden properties follow the user's capabilities (spec section 5).
+		if !user.Admin && old.HadoopProperties != cfg.HadoopProperties {
+			return &store.RefusedError{Err: store.ErrForbidden, Paths: []string{f.Path},
+				Reason: f.Path + ": only an administrator may change hadoopProperties (send them as they were read)"}
+		}
+		if keep && f.Kind == model.KindWorkbook { // what a v2 rollback returns to
+			if err := tx.KeepVersion(ctx, f, old); err != nil {
 				return err
-			}
-			if old.HadoopProperties != cfg.HadoopProperties {
-				return &store.RefusedError{Err: store.ErrForbidden, Paths: []string{f.Path},
-					Reason: f.Path + ": only an administrator may change hadoopProperties (send them as they were read)"}
 			}
 		}
 		if err := tx.UpdateConfiguration(ctx, f, cfg); err != nil {

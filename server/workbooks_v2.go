@@ -30,6 +30,36 @@ func (s *Server) registerWorkbookV2Routes(mux *http.ServeMux) {
 		mux.HandleFunc("POST "+prefix, s.createWorkbookV2)
 		mux.HandleFunc("PUT "+prefix+"/{ref}", s.updateWorkbookV2)
 	}
+	for _, path := range []string{"/api/workbooks/rollback", "/api/filesystem/workbook-rollback"} {
+		mux.HandleFunc("PUT "+path, s.rollbackWorkbook)
+	}
+}
+
+// rollbackWorkbook returns a workbook to the version it had before its
+// last update (v1 or v2), by the rules of every update; the version it
+// leaves is dropped, so a next rollback goes one further back. The body names the
+// workbook by file id or UUID: `{fileId: 88}` or `{uuid: "…"}`.
+func (s *Server) rollbackWorkbook(w http.ResponseWriter, r *http.Request) {
+	var body model.WorkbookRollback
+	if !s.decodeJSON(w, r, &body) {
+		return
+	}
+	ref := body.UUID
+	if body.FileID != 0 {
+		ref = fmt.Sprint(body.FileID)
+	}
+	if ref == "" || (body.FileID != 0 && body.UUID != "") {
+		writeFailure(w, http.StatusBadRequest, "name the workbook by fileId or by uuid (one of them)")
+		return
+	}
+	r.SetPathValue("ref", ref)
+	f, ok := s.workbookFor(w, r, needWrite)
+	if !ok {
+		return
+	}
+	if s.updateTo(w, r, f, func(tx *store.Tx) (model.Configuration, error) { return tx.TakeVersion(r.Context(), f) }, false) {
+		writeJSON(w, http.StatusOK, model.Success{Status: model.StatusSuccess})
+	}
 }
 
 // workbookFor resolves the file id or UUID in the path to a workbook the

@@ -132,3 +132,60 @@ func TestWorkbookV2Refused(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkbookRollback: each rollback returns a workbook to the version
+// before its last update, through either home, one further back each time.
+// Refusals change nothing.
+func TestWorkbookRollback(t *testing.T) {
+	srv, p := demo(t)
+	sales := storeFile(t, srv, "/Analytics/Sales.wbk")
+	orders := storeFile(t, srv, "/Data/ImportJobs/Orders.imp")
+	v1Path := fmt.Sprintf("/rest/workbook/%d", sales.ConfigID)
+	description := func() string {
+		var cfg model.Configuration
+		p.get("admin", v1Path, &cfg)
+		return cfg.File.Description
+	}
+	rollback := fmt.Sprintf(`{fileId: %d}`, sales.ID)
+	p.wantFailure(p.send("analyst", http.MethodPut, "/api/workbooks/rollback", "", rollback), 404, "no earlier version")
+
+	var cfg model.Configuration
+	p.get("analyst", v1Path, &cfg)
+	original := cfg.File.Description
+	cfg.File.Description = "one"
+	p.want(p.call("analyst", http.MethodPut, v1Path, cfg), 200, nil)
+	var wb model.WorkbookV2
+	p.get("analyst", fmt.Sprintf("/api/workbooks/%d", sales.ID), &wb)
+	wb.Workbook.File.Description = "two"
+	p.want(p.call("analyst", http.MethodPut, "/api/workbooks/"+sales.UUID, wb), 200, nil)
+
+	for _, tc := range []struct {
+		name, user, body string
+		code             int
+		reason           string
+	}{
+		{"viewer may not", "viewer", rollback, 403, "write"},
+		{"no workbook named", "admin", `{}`, 400, "fileId or by uuid"},
+		{"both named", "admin", fmt.Sprintf(`{fileId: %d, uuid: "%s"}`, sales.ID, sales.UUID), 400, "one of them"},
+		{"an import", "admin", fmt.Sprintf(`{fileId: %d}`, orders.ID), 404, "no workbook"},
+		{"not an object", "admin", `rollback`, 400, "not a JSON object"},
+		{"unknown member", "admin", `{version: 3}`, 400, "unknown field"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.wantFailure(p.send(tc.user, http.MethodPut, "/api/workbooks/rollback", "", tc.body), tc.code, tc.reason)
+			if got := description(); got != "two" {
+				t.Fatalf("description %q after a refused rollback", got)
+			}
+		})
+	}
+
+	p.want(p.send("analyst", http.MethodPut, "/api/workbooks/rollback/", "", rollback), 200, nil)
+	if got := description(); got != "one" {
+		t.Fatalf("after a rollback: %q, want one", got)
+	}
+	p.want(p.send("analyst", http.MethodPut, "/api/filesystem/workbook-rollback", "", `{uuid: "`+sales.UUID+`"}`), 200, nil)
+	if got := description(); got != original {
+		t.Fatalf("after a second rollback: %q, want %q", got, original)
+	}
+	p.wantFailure(p.send("analyst", http.MethodPut, "/api/workbooks/rollback", "", rollback), 404, "no earlier version")
+}

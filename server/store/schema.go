@@ -16,7 +16,16 @@ const RootID = 1
 var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	createSchema,
 	addPeople,
-	createFileTags,
+	addTagsAndVersions,
+}
+
+// addTagsAndVersions is schema 3: file tags (the SetTags command) and the
+// earlier versions of configurations (a workbook rollback).
+func addTagsAndVersions(ctx context.Context, tx *sql.Tx) error {
+	if err := createFileTags(ctx, tx); err != nil {
+		return err
+	}
+	return createConfigVersions(ctx, tx)
 }
 
 const schemaV1 = `

@@ -6,8 +6,8 @@ import (
 	"fmt"
 )
 
-// createFileTags adds the tags the platform's SetTags command gives a file
-// (schema 2); a file's tags go with it.
+// createFileTags adds the tags the platform's SetTags command gives a
+// file; a file's tags go with it.
 func createFileTags(ctx context.Context, tx *sql.Tx) error {
 	_, err := tx.ExecContext(ctx, `CREATE TABLE file_tags (
 		file_id  INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
