@@ -56,3 +56,45 @@ func TestSetTags(t *testing.T) {
 		t.Fatalf("tags after clearing: %v", tags)
 	}
 }
+
+// TestDeleteFiles deletes by file id as the platform's client does, all or
+// none, by the rules of a configuration delete.
+func TestDeleteFiles(t *testing.T) {
+	_, p := demo(t)
+	board := p.fileID("/Visualization/Sales Dashboard.gra")
+	export := p.fileID("/Exports/Customers per Region.exp")
+	orders := p.fileID("/Data/ImportJobs/Orders.imp")
+	finance := p.fileID("/Analytics/Finance/Revenue by Product.wbk")
+	folder := p.fileID("/Visualization")
+	listing := func() string {
+		var b strings.Builder
+		for _, fam := range []string{"/rest/import-job", "/rest/workbook", "/rest/export-jobs", "/rest/infographics"} {
+			b.Write(p.call("admin", http.MethodGet, fam, nil).body)
+		}
+		return b.String()
+	}
+	want := listing()
+	for _, tt := range []struct {
+		name, user, query string
+		code              int
+		reason            string
+	}{
+		{"none named", "admin", "", 400, "names no file"},
+		{"not an id", "admin", "?fileIds=abc", 400, "not a file id"},
+		{"others read it (and nothing else goes)", "analyst", fmt.Sprintf("?fileIds=%d,%d", board, orders), 409, "/Analytics/Sales.wbk"},
+		{"a folder", "admin", fmt.Sprintf("?fileIds=%d", folder), 400, "is a folder"},
+		{"viewer may not", "viewer", fmt.Sprintf("?fileIds=%d", board), 403, "write"},
+		{"hidden from the viewer", "viewer", fmt.Sprintf("?fileIds=%d", finance), 404, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p.wantFailure(p.call(tt.user, http.MethodDelete, "/api/filesystem/files"+tt.query, nil), tt.code, tt.reason)
+			if got := listing(); got != want {
+				t.Fatalf("something changed:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+	p.want(p.call("analyst", http.MethodDelete, fmt.Sprintf("/api/filesystem/files?fileIds=%d&fileIds=%d", board, export), nil), http.StatusOK, nil)
+	for _, id := range []int64{board, export} {
+		p.wantFailure(p.call("admin", http.MethodGet, fmt.Sprintf("/api/filesystem/files/%d", id), nil), http.StatusNotFound, "")
+	}
+}

@@ -308,27 +308,43 @@ func (s *Server) updateTo(w http.ResponseWriter, r *http.Request, f store.File, 
 	return true
 }
 
-// deleteConfiguration removes a configuration nothing depends on (409
-// naming the dependents the user may see otherwise), then stops its runs.
+// deleteConfiguration removes a configuration of one of kinds.
 func (s *Server) deleteConfiguration(w http.ResponseWriter, r *http.Request, kinds []model.Kind) {
 	f, ok := s.configurationFor(w, r, needWrite, kinds...)
-	if !ok {
-		return
+	if ok && s.remove(w, r, f) {
+		writeJSON(w, http.StatusOK, model.Success{Status: model.StatusSuccess})
 	}
-	err := s.store.InTx(r.Context(), func(tx *store.Tx) error { return tx.DeleteFile(r.Context(), f) })
+}
+
+// remove deletes files nothing else depends on, all or none (409 naming
+// the dependents the user may see otherwise), then stops their runs. On
+// failure it answers and returns false.
+func (s *Server) remove(w http.ResponseWriter, r *http.Request, files ...store.File) bool {
+	err := s.store.InTx(r.Context(), func(tx *store.Tx) error {
+		for _, f := range files {
+			if err := tx.DeleteFile(r.Context(), f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	var dependents *store.DependentsError
 	if errors.As(err, &dependents) {
 		s.refuseDependents(w, r, dependents)
-		return
+		return false
 	}
 	if err != nil {
 		writeError(w, err)
-		return
+		return false
 	}
-	if f.Kind.Runnable() { // its runs would fail on their own; stopped, they end now
+	for _, f := range files {
+		if !f.Kind.Runnable() {
+			continue
+		}
+		// Its runs would fail on their own; stopped, they end now.
 		if err := s.jobs.Stop(r.Context(), f.ID); err != nil && !errors.Is(err, jobs.ErrNotRunning) {
 			log.Printf("stop the runs of deleted %s: %v", f.Path, err)
 		}
 	}
-	writeJSON(w, http.StatusOK, model.Success{Status: model.StatusSuccess})
+	return true
 }

@@ -15,6 +15,7 @@ const filesPath = "/api/filesystem/files/"
 func (s *Server) registerFileRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+filesPath+"{ref}", s.readFile)
 	mux.HandleFunc("PUT "+filesPath+"{ref}/command", s.fileCommand)
+	mux.HandleFunc("DELETE "+strings.TrimSuffix(filesPath, "/"), s.deleteFiles)
 	s.registerPermissionRoutes(mux, filesPath)
 	mux.HandleFunc("POST "+foldersPath+"{ref}", s.createFolder)
 	mux.HandleFunc("PUT "+foldersPath+"{ref}/name", s.renameFolder)
