@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -75,4 +76,45 @@ func listedID(t *testing.T, c *api.Client, kind model.Kind, path string) int64 {
 	}
 	t.Fatalf("no %s in the %s list", path, kind)
 	return 0
+}
+
+// TestFileCommandsAndWorkbookV2Writes: tags, a v2 workbook's create,
+// update and rollback, and a delete by file id, through the client.
+func TestFileCommandsAndWorkbookV2Writes(t *testing.T) {
+	_, admin, analyst, viewer := demoServer(t)
+	ctx := context.Background()
+	f, err := analyst.SetTags(ctx, api.Path("/Analytics/Sales.wbk"), []string{"sales", "q4"})
+	if err != nil || fmt.Sprint(f.Tags) != "[sales q4]" {
+		t.Fatalf("set tags: %+v, %v", f, err)
+	}
+	if _, err := viewer.SetTags(ctx, api.Path("/Analytics/Sales.wbk"), nil); !api.IsForbidden(err) {
+		t.Fatalf("viewer set tags: %v, want forbidden", err)
+	}
+	orders, err := admin.File(ctx, api.Path("/Data/ImportJobs/Orders.imp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb := model.WorkbookV2Body{File: model.V2FileInfo{Folder: []string{"/Analytics"}, Name: "V2", Description: "first"},
+		Sheets: []model.V2Sheet{{Type: model.SheetTypeDataSourceReference, UUID: orders.UUID, Name: "orders"}}}
+	created, err := analyst.CreateWorkbookV2(ctx, wb)
+	if err != nil || created.FilePath != "/Analytics/V2" {
+		t.Fatalf("create: %+v, %v", created, err)
+	}
+	wb.File.Description = "second"
+	if err := analyst.UpdateWorkbookV2(ctx, api.FileID(created.FileID), wb); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	if err := analyst.RollbackWorkbook(ctx, created.FileID); err != nil {
+		t.Fatalf("rollback: %v", err)
+	}
+	cfg, err := analyst.Configuration(ctx, model.KindWorkbook, created.ConfigurationID)
+	if err != nil || cfg.File.Description != "first" || len(cfg.Sheets) != 1 || cfg.Sheets[0].Datasource.Path != orders.Path {
+		t.Fatalf("after the rollback: %+v, %v", cfg, err)
+	}
+	if err := analyst.DeleteFiles(ctx, created.FileID); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if _, err := analyst.Configuration(ctx, model.KindWorkbook, created.ConfigurationID); !api.IsNotFound(err) {
+		t.Fatalf("read after delete: %v, want not found", err)
+	}
 }

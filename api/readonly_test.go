@@ -38,11 +38,19 @@ func TestReadOnlyClientSendsNoWrite(t *testing.T) {
 					return c.UpdateConfiguration(ctx, model.KindExportJob, 1, model.Configuration{})
 				},
 				"DeleteConfiguration": func() error { return c.DeleteConfiguration(ctx, model.KindImportJob, 1) },
-				"CreateFolder":        func() error { _, err := c.CreateFolder(ctx, folder, "x"); return err },
-				"RenameFolder":        func() error { _, err := c.RenameFolder(ctx, folder, "x"); return err },
-				"MoveFolder":          func() error { _, err := c.MoveFolder(ctx, folder, api.Path("/Users")); return err },
-				"DeleteFolder":        func() error { return c.DeleteFolder(ctx, folder) },
-				"ChangeOwner":         func() error { _, err := c.ChangeOwner(ctx, folder, "viewer"); return err },
+				"SetTags":             func() error { _, err := c.SetTags(ctx, job, []string{"x"}); return err },
+				"DeleteFiles":         func() error { return c.DeleteFiles(ctx, 1) },
+				"CreateWorkbookV2": func() error {
+					_, err := c.CreateWorkbookV2(ctx, model.WorkbookV2Body{})
+					return err
+				},
+				"UpdateWorkbookV2": func() error { return c.UpdateWorkbookV2(ctx, api.Path("/Analytics/Sales.wbk"), model.WorkbookV2Body{}) },
+				"RollbackWorkbook": func() error { return c.RollbackWorkbook(ctx, 1) },
+				"CreateFolder":     func() error { _, err := c.CreateFolder(ctx, folder, "x"); return err },
+				"RenameFolder":     func() error { _, err := c.RenameFolder(ctx, folder, "x"); return err },
+				"MoveFolder":       func() error { _, err := c.MoveFolder(ctx, folder, api.Path("/Users")); return err },
+				"DeleteFolder":     func() error { return c.DeleteFolder(ctx, folder) },
+				"ChangeOwner":      func() error { _, err := c.ChangeOwner(ctx, folder, "viewer"); return err },
 				"CreateGroupPermission": func() error {
 					_, err := c.CreateGroupPermission(ctx, folder, "viewers", model.Flags{Writable: true})
 					return err
