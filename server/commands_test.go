@@ -68,7 +68,7 @@ func TestDeleteFiles(t *testing.T) {
 	folder := p.fileID("/Visualization")
 	listing := func() string {
 		var b strings.Builder
-		for _, fam := range []string{"/rest/import-job", "/rest/workbook", "/rest/export-jobs", "/rest/infographics"} {
+		for _, fam := range []string{"/rest/import-job", "/rest/workbook", "/rest/export-job", "/rest/infographics"} {
 			b.Write(p.call("admin", http.MethodGet, fam, nil).body)
 		}
 		return b.String()

@@ -41,14 +41,14 @@ var kindCases = []kindCase{
 	{"/rest/import-job", "/Data/ImportJobs/Clicks.upl",
 		`{file:{path:"/Data/ImportJobs/Clicks.upl"},properties:{file:["/tmp/clicks.csv"]},dataStore:{path:"/.system/FileUploadDataStore.dst"}}`,
 		[]string{"/.system/FileUploadDataStore.dst"}, false},
-	{"/rest/data-link", "/Data/DataLinks/Orders Linked.lnk",
+	{"/rest/import-job", "/Data/DataLinks/Orders Linked.lnk",
 		`{file:{path:"/Data/DataLinks/Orders Linked.lnk"},properties:{path:[orders.csv],format:[csv]},dataStore:{path:"/Data/Connections/Local Files.dst"}}`,
 		[]string{"/Data/Connections/Local Files.dst"}, false},
 	{"/rest/workbook", "/Analytics/Orders Copy.wbk",
 		`{file:{path:"/Analytics/Orders Copy.wbk"},properties:{sql:["SELECT * FROM input1"]},` +
 			`sheets:[{name:src,sheetType:das.internal.DataSourceSheetType,datasource:{path:"/Data/ImportJobs/Orders.imp"}}]}`,
 		[]string{"/Data/ImportJobs/Orders.imp"}, false},
-	{"/rest/export-jobs", "/Exports/Sales Again.exp",
+	{"/rest/export-job", "/Exports/Sales Again.exp",
 		`{file:{path:"/Exports/Sales Again.exp"},properties:{path:["exports/again.csv"]},connection:"/Data/Connections/Local Files",` +
 			`sheet:{name:Summary,workbook:"/Analytics/Sales by Region.wbk"},includeHeader:true}`,
 		[]string{"/Data/Connections/Local Files.dst", "/Analytics/Sales by Region.wbk"}, true},
@@ -112,7 +112,7 @@ func TestConfigurationWritesRefused(t *testing.T) {
 	orders := p.configID("/rest/import-job", "/Data/ImportJobs/Orders.imp")
 	sales := p.configID("/rest/workbook", "/Analytics/Sales.wbk")
 	finance := p.configID("/rest/workbook", "/Analytics/Finance/Revenue by Product.wbk")
-	export := p.configID("/rest/export-jobs", "/Exports/Sales by Region.exp")
+	export := p.configID("/rest/export-job", "/Exports/Sales by Region.exp")
 	board := p.configID("/rest/infographics", "/Visualization/Sales Dashboard.gra")
 	var salesCfg model.Configuration
 	p.get("admin", configPath("/rest/workbook", sales), &salesCfg)
@@ -127,12 +127,12 @@ func TestConfigurationWritesRefused(t *testing.T) {
 		{"empty body", "admin", "POST", "/rest/workbook", "", 400, "empty"},
 		{"not an object", "admin", "POST", "/rest/import-job", `[file]`, 400, "not a JSON object"},
 		{"malformed", "admin", "POST", "/rest/infographics", `{file:{path:"/Visualization/x.gra"}`, 400, "malformed JSON"},
-		{"no path", "admin", "POST", "/rest/export-jobs", `{file:{}}`, 400, "file.path"},
-		{"wrong extension", "admin", "POST", "/rest/import-job", `{file:{path:"/Data/ImportJobs/x.wbk"}}`, 400, ".imp or .upl"},
+		{"no path", "admin", "POST", "/rest/export-job", `{file:{}}`, 400, "file.path"},
+		{"wrong extension", "admin", "POST", "/rest/import-job", `{file:{path:"/Data/ImportJobs/x.wbk"}}`, 400, ".imp, .lnk or .upl"},
 		{"path taken", "admin", "POST", "/rest/import-job", `{file:{path:"/Data/ImportJobs/Orders.imp"}}`, 409, "already exists"},
 		{"missing source", "admin", "POST", "/rest/workbook", `{file:{path:"/Analytics/x.wbk"},sheets:[{name:a,datasource:{path:"/Nowhere.imp"}}]}`, 400, "does not exist"},
 		{"source of a wrong kind", "admin", "POST", "/rest/import-job", `{file:{path:"/Data/ImportJobs/x.imp"},dataStore:{path:"/Analytics/Sales.wbk"}}`, 400, "want connection"},
-		{"export connection missing", "admin", "POST", "/rest/export-jobs", `{file:{path:"/Exports/x.exp"},connection:"/Data/Connections/Nowhere"}`, 400, "connection: \"/Data/Connections/Nowhere.dst\" does not exist"},
+		{"export connection missing", "admin", "POST", "/rest/export-job", `{file:{path:"/Exports/x.exp"},connection:"/Data/Connections/Nowhere"}`, 400, "connection: \"/Data/Connections/Nowhere.dst\" does not exist"},
 		{"referenced sheet of an import", "admin", "POST", "/rest/workbook", `{file:{path:"/Analytics/x.wbk"},sheets:[{name:a,referencedSheet:{workbook:{path:"/Data/ImportJobs/Orders.imp"}}}]}`, 400, "is of kind import-job; want workbook"},
 		{"link the kind has not", "admin", "POST", "/rest/workbook", `{file:{path:"/Analytics/x.wbk"},dataStore:{path:"/Data/Connections/Local Files.dst"}}`, 400, "has no such link"},
 		{"connection reading a file", "admin", "POST", "/rest/connections", `{file:{path:"/Data/Connections/x.dst"},dataStore:{path:"/Data/Connections/Local Files.dst"}}`, 400, "reads from no other file"},
@@ -146,19 +146,19 @@ func TestConfigurationWritesRefused(t *testing.T) {
 		{"unknown id", "admin", "DELETE", "/rest/infographics/99999", nil, 404, "no infographic"},
 		{"non-numeric id", "admin", "DELETE", "/rest/infographics/board", nil, 400, "not a positive number"},
 		{"move", "admin", "PUT", configPath("/rest/workbook", sales), strings.Replace(string(mustJSON(t, salesCfg)), "/Analytics/Sales.wbk", "/Analytics/Moved.wbk", 1), 400, "cannot move"},
-		{"update with a bad body", "admin", "PUT", configPath("/rest/export-jobs", export), `sheet`, 400, "not a JSON object"},
+		{"update with a bad body", "admin", "PUT", configPath("/rest/export-job", export), `sheet`, 400, "not a JSON object"},
 		{"analyst changing hidden properties", "analyst", "PUT", configPath("/rest/workbook", sales), hidden, 403, "only an administrator"},
 		{"viewer may not delete", "viewer", "DELETE", configPath("/rest/infographics", board), nil, 403, "write permission required"},
 		{"import others read", "analyst", "DELETE", configPath("/rest/import-job", orders), nil, 409, "/Analytics/Sales.wbk"},
 		{"workbook others read", "admin", "DELETE", configPath("/rest/workbook", sales), nil, 409, "/Analytics/Sales by Region.wbk"},
 	}
-	families := []string{"/rest/connections", "/rest/import-job", "/rest/data-link", "/rest/workbook", "/rest/export-jobs", "/rest/infographics"}
+	families := []string{"/rest/connections", "/rest/import-job", "/rest/workbook", "/rest/export-job", "/rest/infographics"}
 	snapshot := func() string {
 		var b strings.Builder
 		for _, fam := range families {
 			b.Write(p.call("admin", http.MethodGet, fam, nil).body)
 		}
-		for _, path := range []string{configPath("/rest/workbook", sales), configPath("/rest/export-jobs", export), configPath("/rest/import-job", orders)} {
+		for _, path := range []string{configPath("/rest/workbook", sales), configPath("/rest/export-job", export), configPath("/rest/import-job", orders)} {
 			b.Write(p.call("admin", http.MethodGet, path, nil).body)
 		}
 		return b.String()

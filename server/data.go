@@ -43,7 +43,6 @@ func (s *Server) registerDataRoutes(mux *http.ServeMux) {
 		}
 	}
 	mux.HandleFunc("GET /rest/sheet-details/{id}", details)
-	mux.HandleFunc("GET /rest/sheet-details/{id}/{$}", details) // as a client asks for every sheet
 	mux.HandleFunc("GET /rest/sheet-details/{id}/{sheet}", details)
 	mux.HandleFunc("GET /rest/sheet-details", s.sheetDetailsByPath)
 }

@@ -12,7 +12,7 @@ const dashboardsPath = "/rest/dashboard"
 
 func (s *Server) registerReportRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+dashboardsPath, func(w http.ResponseWriter, r *http.Request) {
-		s.listKind(w, r, model.KindInfographic)
+		s.listKind(w, r, []model.Kind{model.KindInfographic})
 	})
 	mux.HandleFunc("GET /rest/job-configuration/volume-report/{id}", s.volumeReport)
 }
