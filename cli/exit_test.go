@@ -5,10 +5,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 )
 
@@ -267,5 +269,42 @@ func TestTableForPeople(t *testing.T) {
 	want := "NAME              X\n^[]0;owned^G日本  1\na                 2\n"
 	if b.String() != want {
 		t.Errorf("table\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+// TestRecoverInPlace: restoring a backup of /Data onto /Data with overwrite
+// is refused (its connections are in use); with --skip-unchanged only the
+// one file changed since the backup is sent, and it is restored (issue 29).
+func TestRecoverInPlace(t *testing.T) {
+	p := startPlatform(t)
+	file := filepath.Join(t.TempDir(), "data.zip")
+	p.run(t, "folder", "backup", "/Data", "-o", file).want(t, ExitOK)
+	r := p.run(t, "folder", "restore", "/Data", file, "--skip-unchanged").want(t, ExitOK)
+	if !strings.Contains(r.stderr, "unchanged: nothing sent") {
+		t.Errorf("nothing changed: %q", r.stderr)
+	}
+
+	client := api.New(p.URL, "admin", "admin")
+	conn, err := client.Connection(context.Background(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := conn.File.Description
+	conn.File.Description = "changed since the backup"
+	if err := client.UpdateConnection(context.Background(), 4, conn); err != nil {
+		t.Fatal(err)
+	}
+	p.run(t, "folder", "restore", "/Data", file, "--overwrite").want(t, ExitFailed)
+	r = p.run(t, "folder", "restore", "/Data", file, "--overwrite", "--skip-unchanged", "-o", "json").want(t, ExitOK)
+	if res := decode[model.RestoreResult](t, r); len(res.Restored) == 0 || slices.ContainsFunc(res.Restored, func(p string) bool {
+		return strings.HasSuffix(p, ".dst") && p != "/Data/Connections/MYSQL_QA1.dst"
+	}) {
+		t.Errorf("restored %v, want MYSQL_QA1.dst alone among the files", res.Restored)
+	}
+	if !strings.Contains(r.stderr, "unchanged file(s) left out") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	if conn, _ = client.Connection(context.Background(), 4); conn.File.Description != was {
+		t.Errorf("description %q after the restore, want %q", conn.File.Description, was)
 	}
 }

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"strconv"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/restoreplan"
 )
 
 func (a *app) folderCommand() *cobra.Command {
@@ -240,8 +243,9 @@ func (a *app) folderRestore() *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 	}
 	out := addOutput(cmd, a.sys)
-	var dryRun bool
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what the restore would do, and send nothing that writes")
+	var dryRun, skipUnchanged bool
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what the restore would do for every entry, and send nothing that writes")
+	cmd.Flags().BoolVar(&skipUnchanged, "skip-unchanged", false, "leave out the files whose configuration is the same as the platform's (a connection in use then need not be overwritten)")
 	flags := addFlagSet(cmd, api.AllRestoreFlags(), api.RestoreFlags.Names, "restore")
 	cmd.RunE = a.run(func(ctx context.Context, args []string) error {
 		if err := out.check(); err != nil {
@@ -264,11 +268,30 @@ func (a *app) folderRestore() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if dryRun {
-			return a.restorePlan(ctx, client.AsReadOnly(), ref, archive, info.Size(), flags.value(), out)
+		var send io.Reader = archive
+		size := info.Size()
+		opt := restoreplan.Options{Flags: flags.value(), SkipUnchanged: skipUnchanged}
+		if dryRun || skipUnchanged {
+			zr, target, plan, err := planRestore(ctx, client, ref, archive, size, opt)
+			if err != nil {
+				return err
+			}
+			if dryRun || plan.Outcome == restoreplan.OutcomeRefused {
+				return showPlan(plan, out)
+			}
+			if plan.Count(restoreplan.Unchanged) == len(plan.Files) {
+				fmt.Fprintf(a.sys.Stderr, "%d file(s) unchanged: nothing sent\n", len(plan.Files))
+				return out.show(model.RestoreResult{Status: "success", Restored: []string{}, Skipped: []model.SkippedFile{}}, newTable("PATH", "OUTCOME", "REASON"))
+			}
+			var trimmed bytes.Buffer
+			if err := restoreplan.Trimmed(&trimmed, zr, plan, target, opt); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.sys.Stderr, "%d unchanged file(s) left out\n", plan.Count(restoreplan.Unchanged))
+			send, size = &trimmed, int64(trimmed.Len())
 		}
 		progress, end := newProgress(a.sys, "restore "+args[1])
-		result, err := client.Restore(ctx, ref, archive, info.Size(), flags.value(), progress)
+		result, err := client.Restore(ctx, ref, send, size, opt.Flags, progress)
 		end()
 		if err != nil {
 			return fmt.Errorf("restore into %s: %w", ref, err)

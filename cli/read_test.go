@@ -29,7 +29,9 @@ func TestReadsAsTables(t *testing.T) {
 		{"conn-ls", []string{"conn", "ls"}, ExitOK},
 		{"conn-deps", []string{"conn", "deps", "2", "--direction", "down", "--level", "1"}, ExitOK},
 		{"restore-dry-run-refused", []string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run"}, ExitFailed},
-		{"restore-dry-run-overwrite", []string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run", "--overwrite"}, ExitOK},
+		{"restore-dry-run-overwrite", []string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run", "--overwrite"}, ExitFailed},
+		{"restore-dry-run-skip-unchanged", []string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run", "--skip-unchanged"}, ExitOK},
+		{"restore-dry-run-elsewhere", []string{"folder", "restore", "/Elsewhere", archive, "--dry-run"}, ExitOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,9 +105,9 @@ func TestReadsAsJSON(t *testing.T) {
 				t.Errorf("conn deps: %+v", d)
 			}
 		}},
-		{[]string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run", "--overwrite"}, func(t *testing.T, r result) {
+		{[]string{"folder", "restore", "/Data/ImportJobs", archive, "--dry-run", "--overwrite", "--skip-unchanged"}, func(t *testing.T, r result) {
 			plan := decode[restoreplan.Plan](t, r)
-			if plan.Outcome != restoreplan.OutcomeOK || len(plan.Files) != 5 || plan.Files[0].Action != restoreplan.Replace {
+			if plan.Outcome != restoreplan.OutcomeOK || len(plan.Files) != 5 || plan.Count(restoreplan.Unchanged) != 5 {
 				t.Errorf("dry run: %+v", plan)
 			}
 		}},

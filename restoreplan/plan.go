@@ -2,11 +2,13 @@ package restoreplan
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -39,153 +41,376 @@ type File struct {
 }
 
 // Plan is what the restore would do: refused as a whole when any entry is.
+// Refusals come first, then the files by path.
 type Plan struct {
 	Outcome string `json:"outcome"`
 	Files   []File `json:"files"`
 }
 
-// Target is what the plan reads of the platform: the folder restored into
-// (its path) and every file the user may see there and elsewhere.
-type Target struct {
-	Folder string
-	Index  *api.FileIndex
+// Count returns how many files the plan gives an action.
+func (p Plan) Count(a Action) int {
+	n := 0
+	for _, f := range p.Files {
+		if f.Action == a {
+			n++
+		}
+	}
+	return n
 }
 
-// ReadTarget reads the target of a restore into folder with set-based
-// reads: the folder's path and the per-kind lists.
-func ReadTarget(ctx context.Context, client *api.Client, folder api.Ref) (Target, error) {
-	t := Target{Folder: folder.String()}
+// Options are the restore's flags and whether unchanged files are left out
+// of what is sent (--skip-unchanged).
+type Options struct {
+	Flags         api.RestoreFlags
+	SkipUnchanged bool
+}
+
+// live is a file or folder of the tree.
+type live struct {
+	folder bool
+	conf   []byte // the configuration as compared, nil for a folder
+}
+
+// Target is what the plan knows of the platform: the folder restored into
+// and every file and folder the user may see, with their configurations
+// (as a backup writes them: secrets sealed) and who reads from each.
+type Target struct {
+	Folder  string
+	tree    map[string]live     // by path
+	byUUID  map[string]string   // path by UUID
+	readers map[string][]string // paths of the files reading from a path
+	// users and groups the platform knows; nil when the user may not list
+	// them (the owners and groups are then not checked).
+	users, groups map[string]bool
+}
+
+// ReadTarget reads what a plan needs of the platform in a few set-based
+// reads, whatever the tree's size: the target folder's path, one backup of
+// the root (every configuration the user may see; a read, which a
+// read-only client sends), the users and the groups.
+func ReadTarget(ctx context.Context, client *api.Client, folder api.Ref) (*Target, error) {
+	t := &Target{Folder: folder.String()}
 	if !folder.IsPath() {
 		f, err := client.File(ctx, folder)
 		if err != nil {
-			return t, fmt.Errorf("read the path of %s: %w", folder, err)
+			return nil, fmt.Errorf("read the path of %s: %w", folder, err)
 		}
 		t.Folder = f.Path
 	}
-	index, err := api.ReadFileIndex(ctx, client)
-	if err != nil {
-		return t, err
+	var tree bytes.Buffer
+	if _, err := client.Backup(ctx, api.Path("/"), api.BackupIgnoreMissingDependencies, &tree, nil); err != nil {
+		return nil, fmt.Errorf("read the tree (a backup of /): %w", err)
 	}
-	t.Index = index
+	zr, err := zip.NewReader(bytes.NewReader(tree.Bytes()), int64(tree.Len()))
+	if err != nil {
+		return nil, fmt.Errorf("read the tree: %w", err)
+	}
+	if err := t.index(zr); err != nil {
+		return nil, err
+	}
+	if users, err := client.Users(ctx); err == nil {
+		t.users = map[string]bool{}
+		for _, u := range users {
+			t.users[u.Username] = true
+		}
+	} else if !api.IsForbidden(err) {
+		return nil, fmt.Errorf("read the users: %w", err)
+	}
+	if groups, err := client.Groups(ctx); err == nil {
+		t.groups = map[string]bool{}
+		for _, g := range groups {
+			t.groups[g.Name] = true
+		}
+	} else if !api.IsForbidden(err) {
+		return nil, fmt.Errorf("read the groups: %w", err)
+	}
 	return t, nil
 }
+
+// index reads the tree from a backup of the root.
+func (t *Target) index(zr *zip.Reader) error {
+	t.tree = map[string]live{"/": {folder: true}}
+	t.byUUID = map[string]string{}
+	t.readers = map[string][]string{}
+	links := map[string][]model.SourceRef{}
+	for _, f := range zr.File {
+		p := "/" + strings.TrimSuffix(f.Name, "/")
+		if f.FileInfo().IsDir() {
+			t.tree[p] = live{folder: true}
+			continue
+		}
+		kind, ok := model.KindOfPath(f.Name)
+		if !ok {
+			continue // the permissions entry
+		}
+		conf, err := readConfiguration(f, kind)
+		if err != nil {
+			return fmt.Errorf("read the tree: %s: %w", p, err)
+		}
+		t.tree[p] = live{conf: comparable(conf)}
+		if conf.File.UUID != "" {
+			t.byUUID[conf.File.UUID] = p
+		}
+		links[p] = conf.Links()
+	}
+	for p, refs := range links {
+		for _, ref := range refs {
+			if src, ok := t.resolve(ref); ok {
+				t.readers[src] = append(t.readers[src], p)
+			}
+		}
+	}
+	for _, r := range t.readers {
+		slices.Sort(r)
+	}
+	return nil
+}
+
+// resolve finds the file a link names in the tree: by UUID, then by path.
+func (t *Target) resolve(ref model.SourceRef) (string, bool) {
+	if p, ok := t.byUUID[ref.UUID]; ok && ref.UUID != "" {
+		return p, true
+	}
+	if l, ok := t.tree[ref.Path]; ok && ref.Path != "" && !l.folder {
+		return ref.Path, true
+	}
+	return "", false
+}
+
+// readConfiguration decodes one file entry.
+func readConfiguration(f *zip.File, kind model.Kind) (model.Configuration, error) {
+	var conf model.Configuration
+	r, err := f.Open()
+	if err != nil {
+		return conf, err
+	}
+	defer r.Close()
+	body, err := io.ReadAll(io.LimitReader(r, maxEntry))
+	if err != nil {
+		return conf, err
+	}
+	if err := json.Unmarshal(body, &conf); err != nil {
+		return conf, fmt.Errorf("not a configuration's JSON: %w", err)
+	}
+	conf.AdoptSources(kind)
+	return conf, nil
+}
+
+const maxEntry = 16 << 20
+
+// comparable is a configuration as two are compared: where it was backed
+// up from is not part of it (an archive restored elsewhere is the same).
+func comparable(conf model.Configuration) []byte {
+	conf.File.Path = ""
+	b, _ := json.Marshal(conf)
+	return b
+}
+
+// metadata is the part of the archive's permissions entry the plan reads:
+// the owners and groups each entry names (the embedded platform's form).
+type metadata struct {
+	Included []string `json:"included"`
+	Files    map[string]struct {
+		Owner  string `json:"owner"`
+		Groups []struct {
+			Name string `json:"name"`
+		} `json:"groups"`
+		Data *struct {
+			ReadableGroups []string `json:"readableGroups"`
+		} `json:"dataPermissions"`
+	} `json:"files"`
+}
+
+const metadataName = ".dap-permissions"
+
+func (m *metadata) includes(section string) bool { return m != nil && slices.Contains(m.Included, section) }
 
 // entry is a file of the archive, read.
 type entry struct {
 	name   string // inside the archive
 	target string // where the restore puts it
+	kind   model.Kind
 	conf   model.Configuration
-	skip   string // why it is skipped
+	orig   string // the path it was backed up from, when its name ends it
+	skip   string // why its links leave it out, as the platform says
+	file   File
 }
 
-// Compute plans the restore of archive into target with flags.
-func Compute(archive *zip.Reader, target Target, flags api.RestoreFlags) (Plan, error) {
+// Compute plans the restore of archive into target.
+func Compute(archive *zip.Reader, target *Target, opt Options) (Plan, error) {
 	var entries []*entry
-	var refusals []File
+	var meta *metadata
+	plan := Plan{Files: []File{}}
 	for _, f := range archive.File {
-		if f.FileInfo().IsDir() || strings.HasPrefix(path.Base(f.Name), ".") {
+		switch {
+		case f.Name == metadataName:
+			meta = &metadata{}
+			r, err := f.Open()
+			if err != nil {
+				return plan, fmt.Errorf("read the archive: %w", err)
+			}
+			err = json.NewDecoder(io.LimitReader(r, maxEntry)).Decode(meta)
+			r.Close()
+			if err != nil {
+				return plan, fmt.Errorf("read the archive's permissions: %w", err)
+			}
+			continue
+		case f.FileInfo().IsDir():
 			continue
 		}
 		e := &entry{name: f.Name, target: path.Join(target.Folder, f.Name)}
-		body, err := readEntry(f)
-		if err == nil {
-			err = json.Unmarshal(body, &e.conf)
-		}
-		if err != nil {
-			refusals = append(refusals, File{Path: e.target, Action: Refuse, Reason: fmt.Sprintf("entry %s is not a configuration's JSON: %v", f.Name, err)})
+		e.file.Path = e.target
+		kind, ok := model.KindOfPath(f.Name)
+		if !ok {
+			e.file.Action, e.file.Reason = Refuse, fmt.Sprintf("entry %s is not a file of the platform (unknown extension)", f.Name)
+			plan.Files = append(plan.Files, e.file)
 			continue
 		}
-		if kind, ok := model.KindOfPath(f.Name); ok {
-			e.conf.AdoptSources(kind)
+		conf, err := readConfiguration(f, kind)
+		if err != nil {
+			e.file.Action, e.file.Reason = Refuse, fmt.Sprintf("entry %s: %v", f.Name, err)
+			plan.Files = append(plan.Files, e.file)
+			continue
+		}
+		e.kind, e.conf = kind, conf
+		if strings.HasSuffix(conf.File.Path, "/"+f.Name) {
+			e.orig = conf.File.Path
 		}
 		entries = append(entries, e)
 	}
-	plan := Plan{Files: []File{}}
-	resolveLinks(entries, target.Index)
+	resolveLinks(entries, target)
+
+	_, targetExists := target.tree[target.Folder]
 	for _, e := range entries {
-		f := File{Path: e.target}
-		_, exists := target.Index.ByPath(e.target)
 		switch {
-		case e.skip != "" && flags.Has(api.RestoreSkipFilesWithMissingDependencies):
-			f.Action, f.Reason = Skip, e.skip
+		case e.skip != "" && opt.Flags.Has(api.RestoreSkipFilesWithMissingDependencies):
+			e.file.Action, e.file.Reason = Skip, e.skip
+			continue
 		case e.skip != "":
-			f.Action, f.Reason = Refuse, "missing dependency: "+strings.TrimPrefix(e.skip, "source ")
-		case exists && !flags.Has(api.RestoreOverwrite):
-			f.Action, f.Reason = Refuse, "exists (restore with overwrite to replace it)"
-		case exists:
-			f.Action = Replace
+			e.file.Action, e.file.Reason = Refuse, e.skip+" (restore with skip-files-with-missing-dependencies to leave it out)"
+			continue
+		}
+		l, exists := target.tree[e.target]
+		exists = exists && targetExists
+		switch {
+		case exists && l.folder:
+			e.file.Action, e.file.Reason = Refuse, "a folder holds this path where the archive has a file"
+			continue
+		case exists && opt.SkipUnchanged && bytes.Equal(l.conf, comparable(e.conf)):
+			e.file.Action = Unchanged
+			continue
+		case exists && !opt.Flags.Has(api.RestoreOverwrite):
+			e.file.Action, e.file.Reason = Refuse, "exists (restore with overwrite to replace it)"
+			continue
+		}
+		if reason := unknownOwnerOrGroup(meta, e, target, opt.Flags); reason != "" {
+			e.file.Action, e.file.Reason = Refuse, reason
+			continue
+		}
+		switch {
+		case !exists:
+			e.file.Action = Create
+		case len(target.readers[e.target]) > 0:
+			e.file.Action, e.file.Reason = Refuse, "still used by "+listed(target.readers[e.target])+
+				" (a configuration others read from is not overwritten)"
+			if bytes.Equal(l.conf, comparable(e.conf)) {
+				e.file.Reason += "; it is unchanged: --skip-unchanged leaves it out"
+			}
+		case bytes.Equal(l.conf, comparable(e.conf)):
+			e.file.Action = Unchanged
 		default:
-			f.Action = Create
+			e.file.Action = Replace
 		}
-		plan.Files = append(plan.Files, f)
 	}
-	plan.Files = append(refusals, plan.Files...)
-	plan.Outcome = OutcomeOK
-	for _, f := range plan.Files {
-		if f.Action == Refuse {
-			plan.Outcome = OutcomeRefused
+	for _, e := range entries {
+		plan.Files = append(plan.Files, e.file)
+	}
+	slices.SortStableFunc(plan.Files, func(a, b File) int {
+		if (a.Action == Refuse) != (b.Action == Refuse) {
+			if a.Action == Refuse {
+				return -1
+			}
+			return 1
 		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	plan.Outcome = OutcomeOK
+	if len(plan.Files) > 0 && plan.Files[0].Action == Refuse {
+		plan.Outcome = OutcomeRefused
 	}
 	return plan, nil
 }
 
-// readEntry reads one entry, at most maxEntry bytes.
-func readEntry(f *zip.File) ([]byte, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
+// unknownOwnerOrGroup is the refusal of an entry whose owner or groups the
+// platform does not know, under the flags that would restore them.
+func unknownOwnerOrGroup(meta *metadata, e *entry, target *Target, flags api.RestoreFlags) string {
+	if meta == nil {
+		return ""
 	}
-	defer r.Close()
-	return io.ReadAll(io.LimitReader(r, maxEntry))
+	m, ok := meta.Files[e.name]
+	if !ok {
+		return ""
+	}
+	if flags.Has(api.RestoreIncludeOwner) && meta.includes("owner") && target.users != nil && m.Owner != "" &&
+		!target.users[m.Owner] && !flags.Has(api.RestoreSubstituteMissingUser) {
+		return "unknown owner " + m.Owner + " (restore with substitute-missing-user to own it yourself)"
+	}
+	if flags.Has(api.RestoreIgnoreUnknownGroups) || target.groups == nil {
+		return ""
+	}
+	var names []string
+	if flags.Has(api.RestoreIncludeGroupPermissions) && meta.includes("groupPermissions") {
+		for _, g := range m.Groups {
+			names = append(names, g.Name)
+		}
+	}
+	if flags.Has(api.RestoreIncludeDataPermissions) && meta.includes("dataPermissions") && e.kind == model.KindWorkbook && m.Data != nil {
+		names = append(names, m.Data.ReadableGroups...)
+	}
+	for _, name := range names {
+		if !target.groups[name] {
+			return "unknown group " + name + " (restore with ignore-unknown-groups to leave it out)"
+		}
+	}
+	return ""
 }
 
-const maxEntry = 16 << 20
-
 // resolveLinks marks every entry whose links resolve neither inside the
-// archive nor in the tree, then every entry that reads from a marked one,
-// as the platform does.
-func resolveLinks(entries []*entry, index *api.FileIndex) {
-	byUUID, byPath := map[string]*entry{}, map[string]*entry{}
+// archive (by UUID, then by the path it was backed up from) nor in the tree,
+// then every entry that reads from a marked one, as the platform does:
+// skipped under skipFilesWithMissingDependencies, refused without it.
+func resolveLinks(entries []*entry, target *Target) {
+	byUUID, byOrig := map[string]*entry{}, map[string]*entry{}
 	for _, e := range entries {
 		if e.conf.File.UUID != "" {
 			byUUID[e.conf.File.UUID] = e
 		}
-		if e.conf.File.Path != "" {
-			byPath[e.conf.File.Path] = e
+		if e.orig != "" {
+			byOrig[e.orig] = e
 		}
 	}
 	internal := func(ref model.SourceRef) *entry {
 		if e := byUUID[ref.UUID]; ref.UUID != "" && e != nil {
 			return e
 		}
-		if e := byPath[ref.Path]; ref.Path != "" && e != nil {
+		if e := byOrig[ref.Path]; ref.Path != "" && e != nil {
 			return e
 		}
 		return nil
 	}
-	missing := 0
 	for _, e := range entries {
 		for _, ref := range e.conf.Links() {
 			if internal(ref) != nil {
 				continue
 			}
-			if _, ok := index.ByUUID(ref.UUID); ok && ref.UUID != "" {
+			if _, ok := target.resolve(ref); ok {
 				continue
 			}
-			if _, ok := index.ByPath(ref.Path); ok && ref.Path != "" {
-				continue
-			}
-			if e.skip == "" {
-				name := ref.Path
-				if name == "" {
-					name = ref.UUID
-				}
-				e.skip = "source " + name + " cannot be resolved"
-				missing++
-			}
+			e.skip = "source " + cmpOr(ref.Path, ref.UUID) + " cannot be resolved"
+			break
 		}
 	}
-	for changed := missing > 0; changed; {
+	for changed := true; changed; {
 		changed = false
 		for _, e := range entries {
 			if e.skip != "" {
@@ -200,4 +425,91 @@ func resolveLinks(entries []*entry, index *api.FileIndex) {
 			}
 		}
 	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// listed names at most five paths.
+func listed(paths []string) string {
+	if len(paths) <= 5 {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:5], ", ") + fmt.Sprintf(" and %d more", len(paths)-5)
+}
+
+// Trimmed writes to w the archive a restore sends: with SkipUnchanged every
+// entry but the files the plan found unchanged (and their lines in the
+// permissions entry, which may name only entries of the archive), else all
+// of them.
+func Trimmed(w io.Writer, archive *zip.Reader, plan Plan, target *Target, opt Options) error {
+	drop := map[string]bool{}
+	for _, f := range archive.File {
+		if p := path.Join(target.Folder, f.Name); opt.SkipUnchanged && !f.FileInfo().IsDir() {
+			for _, pf := range plan.Files {
+				if pf.Path == p && pf.Action == Unchanged {
+					drop[f.Name] = true
+				}
+			}
+		}
+	}
+	return copyWithout(w, archive, drop)
+}
+
+// copyWithout copies archive to w without the entries drop names.
+func copyWithout(w io.Writer, archive *zip.Reader, drop map[string]bool) error {
+	zw := zip.NewWriter(w)
+	for _, f := range archive.File {
+		switch {
+		case drop[f.Name]:
+			continue
+		case f.Name == metadataName && len(drop) > 0:
+			if err := copyMetadata(zw, f, drop); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := zw.Copy(f); err != nil {
+			return fmt.Errorf("write the archive: %w", err)
+		}
+	}
+	return zw.Close()
+}
+
+// copyMetadata writes the permissions entry without the lines of dropped
+// entries, keeping every other field as it came.
+func copyMetadata(zw *zip.Writer, f *zip.File, drop map[string]bool) error {
+	r, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var meta map[string]json.RawMessage
+	if err := json.NewDecoder(io.LimitReader(r, maxEntry)).Decode(&meta); err != nil {
+		return fmt.Errorf("read the archive's permissions: %w", err)
+	}
+	var files map[string]json.RawMessage
+	if err := json.Unmarshal(meta["files"], &files); err != nil {
+		return fmt.Errorf("read the archive's permissions: %w", err)
+	}
+	for name := range drop {
+		delete(files, name)
+	}
+	if meta["files"], err = json.Marshal(files); err != nil {
+		return err
+	}
+	body, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	w, err := zw.Create(metadataName)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(body)
+	return err
 }
