@@ -47,11 +47,7 @@ func ReadFileIndex(ctx context.Context, client *Client) (*FileIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries := make([]FileEntry, len(listed))
-	for i, e := range listed {
-		entries[i] = FileEntry{FileEntry: e.FileEntry, Kind: e.Kind}
-	}
-	x := NewFileIndex(entries)
+	x := NewFileIndex(listed)
 	x.Missing = missing
 	return x, nil
 }

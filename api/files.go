@@ -65,16 +65,10 @@ func (c *Client) FilesOfKind(ctx context.Context, kind model.Kind) ([]model.File
 	return entriesOf(list, kind), nil
 }
 
-// ListedFile is an entry of a per-kind list, with its kind.
-type ListedFile struct {
-	model.FileEntry
-	Kind model.Kind
-}
-
 // ListFiles lists the files of the kinds, reading each list once (the
 // import-job family's three kinds share one). A kind whose list the server
 // does not offer is in missing; any other failure is the error.
-func (c *Client) ListFiles(ctx context.Context, kinds ...model.Kind) (files []ListedFile, missing []model.Kind, err error) {
+func (c *Client) ListFiles(ctx context.Context, kinds ...model.Kind) (files []FileEntry, missing []model.Kind, err error) {
 	type read struct {
 		entries []model.FileEntry
 		lacking bool
@@ -99,7 +93,7 @@ func (c *Client) ListFiles(ctx context.Context, kinds ...model.Kind) (files []Li
 			continue
 		}
 		for _, e := range entriesOf(list.entries, kind) {
-			files = append(files, ListedFile{FileEntry: e, Kind: kind})
+			files = append(files, FileEntry{FileEntry: e, Kind: kind})
 		}
 	}
 	return files, missing, nil
