@@ -154,6 +154,39 @@ func TestDialectCorpus(t *testing.T) {
 				t.Errorf("status %+v", s)
 			}
 		}},
+		{"users.json", func(t *testing.T, b []byte) {
+			u := decodeAs[model.Users](t, b)
+			if u.MaxResults != 10 || u.Total != 37 || len(u.Elements) != 2 || u.Elements[1].Enabled ||
+				!reflect.DeepEqual(u.Elements[1].Roles, []string{"ADMIN", "Ops"}) || u.Elements[0].OwnedFiles != nil {
+				t.Errorf("users %+v", u)
+			}
+		}},
+		{"logged-in-user.json", func(t *testing.T, b []byte) {
+			if u := decodeAs[model.LoggedInUser](t, b); u.Username != "ana" || !reflect.DeepEqual(u.Capabilities, []string{"WORKBOOK_EDIT"}) || !u.Enabled {
+				t.Errorf("logged-in user %+v", u)
+			}
+		}},
+		{"groups-older.json", func(t *testing.T, b []byte) {
+			if g := decodeAs[[]model.Group](t, b); len(g) != 2 || g[1].Name != "viewers" {
+				t.Errorf("groups %+v", g)
+			}
+		}},
+		{"license-details.json", func(t *testing.T, b []byte) {
+			l := decodeAs[model.LicenseDetails](t, b)
+			ends, err := time.Parse(model.DateTimeLayout, l.LicenseExpirationDate)
+			if l.ProductVersion != "7.4.1" || l.LicenseVolumeLimitInBytes != 1<<40 || err != nil || ends.Year() != 2022 {
+				t.Errorf("licence %+v, %v", l, err)
+			}
+		}},
+		{"data-metadata.json", func(t *testing.T, b []byte) {
+			m := decodeAs[[]model.DataMetadata](t, b)
+			if len(m) != 1 || m[0].RecordCount != 120 || len(m[0].Datas) != 1 || m[0].Datas[0].ID != 501 {
+				t.Errorf("metadata %+v", m)
+			}
+			if _, err := time.Parse(model.DateTimeLayout, m[0].Datas[0].Timestamp); err != nil {
+				t.Error(err)
+			}
+		}},
 		{"failure.json", func(t *testing.T, b []byte) {
 			if f, ok := model.ParseFailure(b); !ok || f.Reason != "File doesn't exist or isn't accessible with current permissions" {
 				t.Errorf("failure %+v, %v", f, ok)
