@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/jobs"
@@ -233,21 +232,9 @@ func (c *csvAnswer) Write(p []byte) (int, error) {
 
 // rowWindow reads ?start (default 0) and ?length (default every row).
 func rowWindow(w http.ResponseWriter, r *http.Request) (start, length int64, ok bool) {
-	start, length = 0, -1
-	for _, p := range []struct {
-		name string
-		into *int64
-	}{{"start", &start}, {"length", &length}} {
-		raw := r.URL.Query().Get(p.name)
-		if raw == "" {
-			continue
-		}
-		n, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil || n < 0 {
-			writeFailure(w, http.StatusBadRequest, fmt.Sprintf("%s %q: want a number from 0", p.name, raw))
-			return 0, 0, false
-		}
-		*p.into = n
+	first, most := 0, -1
+	if !queryCounts(w, r, []string{"start", "length"}, []*int{&first, &most}) {
+		return 0, 0, false
 	}
-	return start, length, true
+	return int64(first), int64(most), true
 }

@@ -44,23 +44,30 @@ const defaultMaxResults = 10
 // window reads ?firstResult (default 0) and ?maxResults (default
 // defaultMaxResults); on bad input it answers 400 and returns false.
 func window(w http.ResponseWriter, r *http.Request) (start, max int, ok bool) {
-	start, max = 0, defaultMaxResults
-	for _, p := range []struct {
-		name string
-		into *int
-	}{{"firstResult", &start}, {"maxResults", &max}} {
-		raw := r.URL.Query().Get(p.name)
+	first, most := 0, defaultMaxResults
+	if !queryCounts(w, r, []string{"firstResult", "maxResults"}, []*int{&first, &most}) {
+		return 0, 0, false
+	}
+	return first, most, true
+}
+
+// queryCounts reads each named query parameter present as a whole number
+// from 0 into its target, leaving absent ones as they are; on bad input it
+// answers 400 and returns false.
+func queryCounts(w http.ResponseWriter, r *http.Request, names []string, into []*int) bool {
+	for i, name := range names {
+		raw := r.URL.Query().Get(name)
 		if raw == "" {
 			continue
 		}
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 0 {
-			writeFailure(w, http.StatusBadRequest, fmt.Sprintf("%s %q: want a number from 0", p.name, raw))
-			return 0, 0, false
+			writeFailure(w, http.StatusBadRequest, fmt.Sprintf("%s %q: want a number from 0", name, raw))
+			return false
 		}
-		*p.into = n
+		*into[i] = n
 	}
-	return start, max, true
+	return true
 }
 
 // writePage answers the window of all that the request asks for, in the
