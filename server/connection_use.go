@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -48,15 +47,18 @@ func (s *Server) mayUseConnection(ctx context.Context, user store.User, jf jobs.
 	return nil
 }
 
-// sharedDirectory refuses a file-system connection over a directory
-// another connection serves; it names neither, the other may be hidden.
+// sharedDirectory refuses a connection over a directory or file another
+// connection serves; it names neither, the other may be hidden.
 const sharedDirectory = "another connection already serves that directory, or one inside or around it; only an administrator may add a connection there"
 
 // checkFileConnections refuses, for a user who is not an administrator, the
-// file-system connections among paths (just created or changed in q's
-// transaction) whose directory another connection already serves, contains
-// or lies in: a new connection would otherwise reach the files of another,
-// with rights its owner never gave. The connections' URLs are read in one
+// connections among paths (just created or changed in q's transaction) that
+// reach files on this machine (file:// directories and jdbc:sqlite: database
+// files, servedPath) where another connection already serves the same path,
+// one that contains it or one inside it: a new connection would otherwise
+// reach the files of another, with rights its owner never gave (a viewer's
+// own jdbc:sqlite: connection read the warehouse database that Local Files
+// serves to the analysts alone). The connections' URLs are read in one
 // query and their directories sorted: a restore of many costs
 // O((restored + all) log all), not restored × all.
 func checkFileConnections(ctx context.Context, q store.Queries, user store.User, paths iter.Seq[string]) error {
@@ -80,7 +82,7 @@ func checkFileConnections(ctx context.Context, q store.Queries, user store.User,
 	dirOf := make(map[int64]string, len(urls))
 	for _, u := range urls {
 		byPath[u.Path] = u.ID
-		if dir, ok := fileURLDir(u.Value); ok {
+		if dir, ok := servedPath(u.Value); ok {
 			dirOf[u.ID] = dir
 		}
 	}
@@ -100,8 +102,8 @@ func checkFileConnections(ctx context.Context, q store.Queries, user store.User,
 	return nil
 }
 
-// servedDirs are the directories file-system connections serve, one entry a
-// connection, sorted: a directory's equals and the directories inside it
+// servedDirs are the paths connections serve (directories, database files),
+// one entry a connection, sorted: a directory's equals and the directories inside it
 // are then one run each, found by binary search.
 type servedDirs []string
 
@@ -150,16 +152,16 @@ func (d servedDirs) serves(dir string) bool {
 	return found
 }
 
-// fileURLDir is the directory a file:// connection URL names, cleaned and
+// servedPath is the path on this machine a connection URL reaches (a
+// file:// directory, a jdbc:sqlite: database file; jobs.LocalPath),
 // with symbolic links followed where it exists.
-func fileURLDir(raw string) (string, bool) {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || u.Scheme != "file" || u.Path == "" {
+func servedPath(raw string) (string, bool) {
+	path, ok := jobs.LocalPath(strings.TrimSpace(raw))
+	if !ok {
 		return "", false
 	}
-	dir := filepath.Clean(filepath.FromSlash(u.Path))
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
 	}
-	return dir, true
+	return path, true
 }

@@ -76,3 +76,40 @@ func TestRestoreOfFileConnectionsOverEachOtherIsAdminOnly(t *testing.T) {
 	}
 	p.restore("admin", "/Analytics/Nested", body)
 }
+
+// TestSQLiteConnectionsFollowTheServedDirectoryRule is the reproduction:
+// the served-directory rule held for file:// connections only, so a viewer
+// made a jdbc:sqlite: connection of his own to DATA/files/warehouse.db,
+// which Local Files serves (execute for the analysts only), and imported
+// from it. A connection reaching a database file inside a served directory,
+// or a directory around a database another connection reads, is refused
+// to a non-administrator, created, changed or restored; the administrator
+// may.
+func TestSQLiteConnectionsFollowTheServedDirectoryRule(t *testing.T) {
+	srv, p := demo(t)
+	files := server.FilesDir(srv.Store().Dir())
+	sqlite := func(path, url string) model.Connection {
+		c := newConnection(path, "x")
+		c.Properties[model.PropConnectionURL] = []string{url}
+		return c
+	}
+	warehouse := "jdbc:sqlite:" + filepath.Join(files, "warehouse.db")
+	p.wantFailure(p.call("viewer", http.MethodPost, "/rest/connections", sqlite("/Users/viewer/Mine.dst", warehouse)),
+		http.StatusForbidden, "another connection already serves")
+	p.wantFailure(p.call("viewer", http.MethodPost, "/rest/connections", sqlite("/Users/viewer/Mine.dst", "jdbc:sqlite:file:"+filepath.Join(files, "warehouse.db")+"?mode=ro")),
+		http.StatusForbidden, "another connection already serves")
+	mine := sqlite("/Users/viewer/Mine.dst", warehouse)
+	mine.File.Path = "/Old/Mine.dst"
+	cfg := model.Configuration(mine)
+	p.wantFailure(p.upload("viewer", restoreURL("/Users/viewer"), "application/zip", buildArchive(t, nil, archiveFile{path: "Mine.dst", cfg: &cfg})),
+		http.StatusForbidden, "another connection already serves")
+	// A database of its own, elsewhere, is the viewer's to make, not to point at the warehouse later.
+	var created model.ConnectionCreated
+	p.want(p.call("viewer", http.MethodPost, "/rest/connections", sqlite("/Users/viewer/Own.dst", "jdbc:sqlite:/srv/viewer/own.db")), http.StatusOK, &created)
+	p.wantFailure(p.call("viewer", http.MethodPut, connectionPath(created.ConfigurationID), sqlite("/Users/viewer/Own.dst", warehouse)),
+		http.StatusForbidden, "another connection already serves")
+	// A file:// connection around a database another reads is refused the same way.
+	p.wantFailure(p.call("viewer", http.MethodPost, "/rest/connections", sqlite("/Users/viewer/Around.dst", "file:///srv/viewer/")),
+		http.StatusForbidden, "another connection already serves")
+	p.want(p.call("admin", http.MethodPost, "/rest/connections", sqlite("/Data/Connections/Second Warehouse.dst", warehouse)), http.StatusOK, nil)
+}

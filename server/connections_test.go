@@ -25,9 +25,10 @@ func newConnection(path, password string) model.Connection {
 		File: model.FileInfo{Path: path, Description: "test database"},
 		Properties: map[string][]string{
 			model.PropUserName: {"tester"}, model.PropPassword: {password},
-			model.PropConnectionURL: {"jdbc:sqlite:/tmp/none.db"}, model.PropDataStoreUsage: {"IMPORT_EXPORT"},
+			// A remote database: connections reaching local files may not share them.
+			model.PropConnectionURL: {"jdbc:postgresql://db.example.com:5432/test"}, model.PropDataStoreUsage: {"IMPORT_EXPORT"},
 		},
-		DBType: &model.DBType{Name: "SQLite"},
+		DBType: &model.DBType{Name: "PostgreSQL"},
 	}
 }
 

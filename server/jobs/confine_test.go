@@ -50,3 +50,25 @@ func TestPathsOutsideTheRootsAnswerAlike(t *testing.T) {
 		}
 	}
 }
+
+func TestLocalPath(t *testing.T) {
+	tests := []struct {
+		url, path string
+		ok        bool
+	}{
+		{"file:///srv/data/", "/srv/data", true},
+		{"file://localhost/srv/data", "/srv/data", true},
+		{"file://other/srv/data", "", false},
+		{"jdbc:sqlite:/srv/w.db", "/srv/w.db", true},
+		{"jdbc:sqlite:file:/srv/w.db?mode=ro", "/srv/w.db", true},
+		{"jdbc:sqlite:/srv/a/../w.db", "/srv/w.db", true},
+		{"jdbc:sqlite:", "", false},
+		{"jdbc:postgresql://db.example.com/x", "", false},
+		{"s3://bucket/x", "", false},
+	}
+	for _, tt := range tests {
+		if path, ok := LocalPath(tt.url); path != tt.path || ok != tt.ok {
+			t.Errorf("LocalPath(%q) = %q, %v; want %q, %v", tt.url, path, ok, tt.path, tt.ok)
+		}
+	}
+}

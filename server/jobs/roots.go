@@ -80,18 +80,39 @@ func realPath(path string) (string, error) {
 	return filepath.Join(realParent, filepath.Base(path)), nil
 }
 
+// LocalPath is the path on this machine a connection URL reaches: the
+// directory of a file:/// URL, the database file of a jdbc:sqlite: URL,
+// cleaned but neither confined nor resolved. ok is false for every other
+// URL (a remote database, a bucket, a file:// URL of another host), which
+// reaches no file here. The server judges which connections may share a
+// directory by it, and the engine opens nothing else.
+func LocalPath(raw string) (path string, ok bool) {
+	if rest, sqlite := strings.CutPrefix(raw, "jdbc:sqlite:"); sqlite {
+		rest = strings.TrimPrefix(rest, "file:")
+		if i := strings.IndexByte(rest, '?'); i >= 0 {
+			rest = rest[:i]
+		}
+		if rest == "" {
+			return "", false
+		}
+		return filepath.Clean(filepath.FromSlash(rest)), true
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") || u.Path == "" {
+		return "", false
+	}
+	return filepath.Clean(filepath.FromSlash(u.Path)), true
+}
+
 // fileConnectionDir reads a file-system connection's `file:///dir` URL and
 // returns its directory, confined to the allowed roots.
 func (e *Engine) fileConnectionDir(conn File) (string, error) {
 	raw := conn.Config.Property("key.connectionUrl")
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "file" {
-		return "", fmt.Errorf("connection %s: %q is not a file:/// URL", conn.Path, raw)
+	path, ok := LocalPath(raw)
+	if !ok || !strings.HasPrefix(raw, "file:") {
+		return "", fmt.Errorf("connection %s: %q is not a file:/// URL of this machine", conn.Path, raw)
 	}
-	if u.Host != "" && u.Host != "localhost" {
-		return "", fmt.Errorf("connection %s: host %q is not this machine", conn.Path, u.Host)
-	}
-	dir, err := e.confine(u.Path)
+	dir, err := e.confine(path)
 	if err != nil {
 		return "", fmt.Errorf("connection %s: %w", conn.Path, err)
 	}
@@ -124,13 +145,9 @@ func (e *Engine) fileInConnection(conn File, rel string) (string, error) {
 // sqliteConnectionPath reads a `jdbc:sqlite:/path/to.db` URL, confined.
 func (e *Engine) sqliteConnectionPath(conn File) (string, error) {
 	raw := conn.Config.Property("key.connectionUrl")
-	path, ok := strings.CutPrefix(raw, "jdbc:sqlite:")
-	if !ok {
+	path, ok := LocalPath(raw)
+	if !ok || !strings.HasPrefix(raw, "jdbc:sqlite:") {
 		return "", fmt.Errorf("connection %s: %q is neither file:/// nor jdbc:sqlite:", conn.Path, raw)
-	}
-	path = strings.TrimPrefix(path, "file:")
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
 	}
 	real, err := e.confine(path)
 	if err != nil {
