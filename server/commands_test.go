@@ -28,6 +28,12 @@ func TestSetTags(t *testing.T) {
 	var answered model.File
 	p.want(p.send("analyst", http.MethodPut, path, "application/x-www-form-urlencoded", `{_type: SetTags, tags:[sales, 'Q4 2026', sales]}`), http.StatusOK, &answered)
 	want := []string{"sales", "Q4 2026"}
+	// Numbers and booleans are tags too, as Gson reads them for strings.
+	p.want(p.send("analyst", http.MethodPut, path, "", `{_type: SetTags, tags:[2026, true, q4]}`), http.StatusOK, &answered)
+	if fmt.Sprint(answered.Tags) != "[2026 true q4]" {
+		t.Fatalf("tags %q, want 2026, true, q4", answered.Tags)
+	}
+	p.want(p.send("analyst", http.MethodPut, path, "", `{_type: SetTags, tags:[sales, 'Q4 2026']}`), http.StatusOK, &answered)
 	if fmt.Sprint(read()) != fmt.Sprint(want) || fmt.Sprint(answered.Tags) != fmt.Sprint(want) {
 		t.Fatalf("tags %v, answered %v; want %v", read(), answered.Tags, want)
 	}

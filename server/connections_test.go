@@ -158,7 +158,7 @@ func TestCreateConnection(t *testing.T) {
 		}(), 400, "reads from no other file"},
 		{"with legacy sources", "admin", `{"file":{"path":"/Data/Connections/s.dst"},"sources":[{"path":"/Data/Connections/Warehouse.dst"}]}`, 400, "reads from no other file"},
 		{"malformed JSON", "admin", `{"file":{"path":"/Data/Connections/m.dst"}`, 400, "JSON"},
-		{"unknown field of the wrong type", "admin", `{"file":{"path":"/Data/Connections/m.dst"},"pullType":7}`, 400, "JSON"},
+		{"a field of the wrong type (no scalar Gson would take)", "admin", `{"file":{"path":"/Data/Connections/m.dst"},"pullType":[7]}`, 400, "JSON"},
 		{"properties of the wrong type", "admin", `{"file":{"path":"/Data/Connections/m.dst"},"properties":{"a":"b"}}`, 400, "JSON"},
 	}
 	for _, tc := range cases {

@@ -13,6 +13,7 @@ import (
 	"log"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -217,13 +218,47 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool 
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("request body is %s, not a JSON object", jsonKind(body[0])))
 		return false
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	for coerced := 0; ; coerced++ {
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		err := dec.Decode(v)
+		if err == nil {
+			return true
+		}
+		// Gson takes a number or a boolean for a string field and a string
+		// holding one for a number or boolean field; so does this, one
+		// value a pass, for a bounded number of passes.
+		var wrongType *json.UnmarshalTypeError
+		if errors.As(err, &wrongType) && coerced < maxCoercions {
+			if want, ok := gsonCoercion(wrongType); ok {
+				if retyped, ok := lenient.Retype(body, int(wrongType.Offset), want); ok {
+					body = retyped
+					reflect.ValueOf(v).Elem().SetZero()
+					continue
+				}
+			}
+		}
 		writeFailure(w, http.StatusBadRequest, "bad JSON body: "+err.Error())
 		return false
 	}
-	return true
+}
+
+// maxCoercions bounds the decoding passes one body may take for values of
+// another JSON type than their field's (each pass reads the whole body).
+const maxCoercions = 128
+
+// gsonCoercion tells the JSON type a value refused for its field's type
+// is read as, when Gson would read it so.
+func gsonCoercion(e *json.UnmarshalTypeError) (lenient.Type, bool) {
+	switch kind := e.Type.Kind(); {
+	case kind == reflect.String && (strings.HasPrefix(e.Value, "number") || e.Value == "bool"):
+		return lenient.String, true
+	case e.Value == "string" && kind == reflect.Bool:
+		return lenient.Bool, true
+	case e.Value == "string" && (reflect.Int <= kind && kind <= reflect.Float64):
+		return lenient.Number, true
+	}
+	return 0, false
 }
 
 // jsonKind names the kind of JSON value that starts with c.
