@@ -82,7 +82,8 @@ func TestLenientBodies(t *testing.T) {
 }
 
 // TestTrailingSlashRoutesAsWithout: every route answers a path with a
-// trailing slash as the path without, the root ref `%2F` included.
+// trailing slash, or doubled slashes, as the path without, the root ref
+// `%2F` included.
 func TestTrailingSlashRoutesAsWithout(t *testing.T) {
 	_, p := demo(t)
 	for _, path := range []string{
@@ -94,7 +95,7 @@ func TestTrailingSlashRoutesAsWithout(t *testing.T) {
 	} {
 		want := p.call("admin", http.MethodGet, path, nil)
 		p.want(want, http.StatusOK, nil)
-		for _, slashed := range []string{path + "/", path + "//"} {
+		for _, slashed := range []string{path + "/", path + "//", "/" + path, strings.Replace(path, "/", "//", 2)} {
 			got := p.call("admin", http.MethodGet, slashed, nil)
 			if got.code != http.StatusOK || string(got.body) != string(want.body) {
 				t.Errorf("GET %s: %d %s; want as %s: %s", slashed, got.code, got.body, path, want.body)

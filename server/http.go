@@ -276,12 +276,18 @@ func jsonKind(c byte) string {
 	return "a number"
 }
 
-// trimTrailingSlash routes a path with trailing slashes as the path without
-// them (`…/permission/` as `…/permission`), as the platform's clients expect
-// of it; the root path stays, and so does an escaped slash (`%2F`, a ref).
-func trimTrailingSlash(next http.Handler) http.Handler {
+// tolerateSlashes routes a path with trailing slashes as the path without
+// them (`…/permission/` as `…/permission`), and one with doubled slashes as
+// with single ones (a client once asked for `//license/product-id`), for
+// every method where ServeMux would only redirect; the root path stays, and
+// so does an escaped slash (`%2F`, a ref).
+func tolerateSlashes(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		escaped := strings.TrimRight(r.URL.EscapedPath(), "/")
+		escaped := r.URL.EscapedPath()
+		for strings.Contains(escaped, "//") {
+			escaped = strings.ReplaceAll(escaped, "//", "/")
+		}
+		escaped = strings.TrimRight(escaped, "/")
 		path, err := url.PathUnescape(escaped)
 		if escaped == r.URL.EscapedPath() || escaped == "" || err != nil {
 			next.ServeHTTP(w, r)

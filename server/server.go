@@ -145,7 +145,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerJobRoutes(mux)
 	s.registerBackupRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { unrouted(mux, w, r) })
-	return trimTrailingSlash(s.authenticate(mux))
+	return tolerateSlashes(s.authenticate(mux))
 }
 
 // unrouted answers a request no route took, with a failure body: 405 and
