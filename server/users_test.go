@@ -269,3 +269,22 @@ func TestLicenseDetails(t *testing.T) {
 	}
 	p.wantFailure(p.call("", http.MethodGet, "/rest/license-details", nil), http.StatusUnauthorized, "")
 }
+
+// The documented create bodies, unquoted and sent as curl -d sends them,
+// create what they say.
+func TestDocumentedUserBodies(t *testing.T) {
+	_, p := demo(t)
+	const form = "application/x-www-form-urlencoded"
+	p.want(p.send("admin", http.MethodPost, um+"/users", form, `{username:"ana", email:"ana@example.com", roles : [ANALYST]}`), http.StatusOK, nil)
+	p.want(p.send("admin", http.MethodPost, um+"/groups", form, `{name="ops"}`), http.StatusOK, nil)
+	var u model.User
+	p.get("admin", um+"/users/ana", &u)
+	if u.Email != "ana@example.com" || !slices.Equal(u.Roles, []string{model.RoleAnalyst}) {
+		t.Fatalf("created %+v", u)
+	}
+	var groups model.Groups
+	p.get("admin", um+"/groups", &groups)
+	if groups.Total != 3 {
+		t.Fatalf("groups %+v", groups)
+	}
+}
