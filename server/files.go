@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/names"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -83,22 +84,18 @@ func (s *Server) folderFor(w http.ResponseWriter, r *http.Request) (store.File, 
 	return f, true
 }
 
-// folderNameBody reads {"name": …}: one path segment, not . or ..
+// folderNameBody reads {"name": …}: a name as every name of the tree
+// (names.Check: the rules of archive entries).
 func (s *Server) folderNameBody(w http.ResponseWriter, r *http.Request) (string, bool) {
 	var body model.FolderName
 	if !s.decodeJSON(w, r, &body) {
 		return "", false
 	}
-	name := body.Name
-	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") || strings.TrimSpace(name) != name {
-		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("name %q: want a folder name without /, not . or .., no blanks around it", name))
+	if err := names.Check(body.Name); err != nil {
+		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("folder name %q %v", body.Name, err))
 		return "", false
 	}
-	if err := store.VisibleText("name", name); err != nil {
-		writeError(w, err)
-		return "", false
-	}
-	return name, true
+	return body.Name, true
 }
 
 // childPath joins a folder's path and a name.
@@ -125,11 +122,16 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var created store.File
+	path := childPath(parent.Path, name)
 	err := s.store.InTx(r.Context(), func(tx *store.Tx) (err error) {
-		created, err = tx.CreateFile(r.Context(), store.NewFile{Path: childPath(parent.Path, name), OwnerID: userFrom(r).ID, Parent: &parent})
+		if parent, err = tx.WritableFolder(r.Context(), userFrom(r), parent.ID); err != nil {
+			return err
+		}
+		path = childPath(parent.Path, name)
+		created, err = tx.CreateFile(r.Context(), store.NewFile{Path: path, OwnerID: userFrom(r).ID, Parent: &parent})
 		return err
 	})
-	if s.folderWriteFailed(w, err, childPath(parent.Path, name)) {
+	if s.folderWriteFailed(w, err, path) {
 		return
 	}
 	s.answerFolderStatus(w, r, created, http.StatusCreated)
@@ -145,7 +147,9 @@ func (s *Server) renameFolder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.relocate(w, r, f, childPath(store.ParentPath(f.Path), name))
+	s.relocate(w, r, f, func(_ *store.Tx, f store.File) (string, error) {
+		return childPath(store.ParentPath(f.Path), name), nil
+	})
 }
 
 // moveFolder puts a folder, with everything in it, into another folder the
@@ -171,13 +175,30 @@ func (s *Server) moveFolder(w http.ResponseWriter, r *http.Request) {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("parentFolder: %s is not a folder", target.Path))
 		return
 	}
-	s.relocate(w, r, f, childPath(target.Path, f.Name))
+	s.relocate(w, r, f, func(tx *store.Tx, f store.File) (string, error) {
+		target, err := tx.WritableFolder(r.Context(), userFrom(r), target.ID)
+		return childPath(target.Path, f.Name), err
+	})
 }
 
-// relocate moves a folder to a new path and answers its read.
-func (s *Server) relocate(w http.ResponseWriter, r *http.Request, f store.File, path string) {
+// relocate moves a folder to the path to answers and answers its read. It
+// judges again, in the transaction that writes, what the handler judged
+// before it (the folder and the folder holding it writable; to judges the
+// target): a rename or a permission change in between would otherwise
+// place the folder, or name it, where the user may not write.
+func (s *Server) relocate(w http.ResponseWriter, r *http.Request, f store.File, to func(*store.Tx, store.File) (string, error)) {
 	var moved store.File
+	path := f.Path
 	err := s.store.InTx(r.Context(), func(tx *store.Tx) (err error) {
+		if f, err = tx.WritableFolder(r.Context(), userFrom(r), f.ID); err != nil {
+			return err
+		}
+		if _, err = tx.WritableFolder(r.Context(), userFrom(r), f.ParentID); err != nil {
+			return err
+		}
+		if path, err = to(tx, f); err != nil {
+			return err
+		}
 		moved, err = tx.RelocateFolder(r.Context(), f, path)
 		return err
 	})
@@ -196,7 +217,7 @@ func (s *Server) folderWriteFailed(w http.ResponseWriter, err error, path string
 	case errors.Is(err, store.ErrExists):
 		writeFailure(w, http.StatusConflict, fmt.Sprintf("%s already exists", path))
 	default:
-		writeError(w, err)
+		writeArchiveError(w, err)
 	}
 	return true
 }

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/names"
 )
 
 // Errors callers tell apart with errors.Is: a refused archive (answer 400)
@@ -392,6 +393,10 @@ func checkName(raw string) error {
 		}
 		if strings.TrimSpace(seg) != seg {
 			return fmt.Errorf("%w: entry name %q has a segment with leading or trailing spaces", ErrInvalid, raw)
+		}
+		// The rules of every name of the tree, the same as for a folder made by hand.
+		if err := names.Check(seg); err != nil {
+			return fmt.Errorf("%w: entry name %q: %q %v", ErrInvalid, raw, seg, err)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/names"
 	"github.com/google/uuid"
 )
 
@@ -109,6 +110,14 @@ func CleanPath(p string) (string, error) {
 		}
 	}
 	return p, nil
+}
+
+// checkName refuses a name no file or folder may have (names.Check).
+func checkName(name string) error {
+	if err := names.Check(name); err != nil {
+		return fmt.Errorf("%w: name %q %v", ErrBadInput, name, err)
+	}
+	return nil
 }
 
 // ParentPath is the path of the folder holding p.
@@ -488,6 +497,9 @@ func (q Queries) newFileRow(ctx context.Context, nf NewFile) (fileRow, error) {
 	}
 	name := path[strings.LastIndexByte(path, '/')+1:]
 	if err := VisibleText("file.path", name); err != nil {
+		return fileRow{}, fmt.Errorf("create: %w", err)
+	}
+	if err := checkName(name); err != nil && path != "/" {
 		return fileRow{}, fmt.Errorf("create: %w", err)
 	}
 	if nf.Config != nil && nf.stored == nil {

@@ -26,7 +26,7 @@ func (q Queries) RelocateFolder(ctx context.Context, folder File, newPath string
 	if strings.HasPrefix(path, folder.Path+"/") {
 		return File{}, fmt.Errorf("%s: %w: a folder cannot go inside itself", what, ErrBadInput)
 	}
-	if err := validName(path[strings.LastIndexByte(path, '/')+1:]); err != nil {
+	if err := checkName(path[strings.LastIndexByte(path, '/')+1:]); err != nil {
 		return File{}, fmt.Errorf("%s: %w", what, err)
 	}
 	parent, err := q.FileByPath(ctx, ParentPath(path))
@@ -45,7 +45,10 @@ func (q Queries) RelocateFolder(ctx context.Context, folder File, newPath string
 		return File{}, fmt.Errorf("%s: %w", what, err)
 	}
 	// '0' follows '/' in byte order: the range holds exactly the paths below.
-	if _, err := q.q.ExecContext(ctx, `UPDATE files SET path = ? || substr(path, ?) WHERE path > ? AND path < ?`,
+	// The old prefix is cut in bytes (substr of the path as a BLOB): substr
+	// of TEXT counts characters, and len counts bytes, so a name with
+	// accents cut the paths below it in the wrong place.
+	if _, err := q.q.ExecContext(ctx, `UPDATE files SET path = ? || CAST(substr(CAST(path AS BLOB), ?) AS TEXT) WHERE path > ? AND path < ?`,
 		path, len(folder.Path)+1, folder.Path+"/", folder.Path+"0"); err != nil {
 		if isUniqueViolation(err) {
 			return File{}, fmt.Errorf("%s: %w", what, ErrExists)
@@ -53,4 +56,28 @@ func (q Queries) RelocateFolder(ctx context.Context, folder File, newPath string
 		return File{}, fmt.Errorf("%s: contents: %w", what, err)
 	}
 	return q.FileByID(ctx, folder.ID)
+}
+
+// WritableFolder reads a folder again and checks that the user may see and
+// write it: a folder write judges its folders in the transaction that
+// writes (call it on a Tx), since a check made before could be stale by a
+// rename or a permission change. A folder the user may not see is
+// ErrNotFound, one he may not write a *RefusedError, a file ErrBadInput.
+func (q Queries) WritableFolder(ctx context.Context, user User, id int64) (File, error) {
+	f, err := q.FileByID(ctx, id)
+	if err != nil {
+		return File{}, err
+	}
+	rights, visible, err := q.Access(ctx, user, f)
+	switch {
+	case err != nil:
+		return File{}, err
+	case !visible:
+		return File{}, fmt.Errorf("folder %d: %w", id, ErrNotFound)
+	case !rights.Write:
+		return File{}, writeRequired(f.Path)
+	case !f.IsFolder():
+		return File{}, fmt.Errorf("%w: %s is not a folder", ErrBadInput, f.Path)
+	}
+	return f, nil
 }
