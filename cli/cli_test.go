@@ -73,7 +73,7 @@ func (p *platform) runWith(t *testing.T, in invocation, args ...string) result {
 		Getenv:        func(k string) string { return env[k] },
 		ProfilesPath:  p.profiles,
 		StdinTerminal: in.terminal, StdoutTerminal: in.terminal, StderrTerminal: in.terminal,
-		Timeout: 10 * time.Second,
+		Timeout: 2 * time.Minute, // under -race on a loaded machine a write can take seconds
 	}
 	err := Execute(ctx, Options{System: sys}, args)
 	code := Report(err, &stderr)

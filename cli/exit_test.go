@@ -3,15 +3,19 @@ package cli
 import (
 	"archive/zip"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/restoreplan"
 )
 
 // TestUsageErrorsExitTwo: a wrong command line exits 2 before anything is
@@ -307,4 +311,86 @@ func TestRecoverInPlace(t *testing.T) {
 	if conn, _ = client.Connection(context.Background(), 4); conn.File.Description != was {
 		t.Errorf("description %q after the restore, want %q", conn.File.Description, was)
 	}
+}
+
+// TestFolderDiff: exit 0 when the folder is as backed up, 1 when it is not,
+// with the changed fields in both outputs.
+func TestFolderDiff(t *testing.T) {
+	p := startPlatform(t)
+	file := filepath.Join(t.TempDir(), "conns.zip")
+	p.run(t, "folder", "backup", "/Data/Connections", "-o", file).want(t, ExitOK)
+	p.run(t, "folder", "diff", "/Data/Connections", file).want(t, ExitOK)
+
+	client := api.New(p.URL, "admin", "admin")
+	conn, err := client.Connection(context.Background(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.File.Description = "changed since the backup"
+	if err := client.UpdateConnection(context.Background(), 4, conn); err != nil {
+		t.Fatal(err)
+	}
+	r := p.run(t, "folder", "diff", "/Data/Connections", file).want(t, ExitFailed)
+	if !strings.Contains(r.stdout, "changed  /Data/Connections/MYSQL_QA1.dst") || !strings.Contains(r.stdout, `"changed since the backup"`) {
+		t.Errorf("diff:\n%s", r.stdout)
+	}
+	r = p.run(t, "folder", "diff", "/Data/Connections", file, "-o", "json").want(t, ExitFailed)
+	if c := decode[[]restoreplan.Change](t, r); len(c) != 1 || c[0].Fields[0].Field != "file.description" {
+		t.Errorf("diff -o json: %+v", c)
+	}
+}
+
+// TestFolderCopy copies /Data/Connections to another platform named by a
+// saved profile: the plan names the connections whose secrets only the
+// source opens (needs-secret, exit 1, nothing written); with --secrets
+// they are given and the copy is restored there.
+func TestFolderCopy(t *testing.T) {
+	p := startPlatform(t)
+	q := startPlatform(t)
+	profiles, err := credentials.LoadProfiles(p.profiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles.Put(credentials.Profile{Name: "other", Server: q.URL, User: "admin"})
+	if err := profiles.Save(); err != nil {
+		t.Fatal(err)
+	}
+	r := p.run(t, "folder", "copy", "/Data/Connections", "other:/Copied", "--dry-run", "-o", "json").want(t, ExitFailed)
+	plan := decode[restoreplan.Plan](t, r)
+	conns := decode[[]model.ConnectionEntry](t, p.run(t, "conn", "ls", "-o", "json"))
+	secrets := restoreplan.Secrets{}
+	for _, f := range plan.Files {
+		if f.Action != restoreplan.NeedsSecret {
+			continue
+		}
+		source := strings.Replace(f.Path, "/Copied", "/Data/Connections", 1)
+		i := slices.IndexFunc(conns, func(c model.ConnectionEntry) bool { return c.Path == source })
+		conn := decode[model.Connection](t, p.run(t, "conn", "get", strconv.FormatInt(conns[i].ID, 10), "-o", "json"))
+		secrets[source] = map[string]string{}
+		for key := range conn.Properties {
+			if model.IsSecretProperty(key) {
+				secrets[source][key] = "dap-test-pw-copied"
+			}
+		}
+	}
+	if plan.Outcome != restoreplan.OutcomeRefused || len(secrets) == 0 || plan.Count(restoreplan.Create) == 0 {
+		t.Fatalf("plan %+v", plan)
+	}
+	p.run(t, "folder", "copy", "/Data/Connections", "other:/Copied").want(t, ExitFailed)
+	q.run(t, "folder", "ls", "/Copied").want(t, ExitFailed) // nothing written
+
+	file := filepath.Join(t.TempDir(), "secrets.json")
+	body, _ := json.Marshal(secrets)
+	if err := os.WriteFile(file, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = p.run(t, "folder", "copy", "/Data/Connections", "other:/Copied", "--secrets", file, "-o", "json").want(t, ExitOK)
+	if res := decode[model.RestoreResult](t, r); len(res.Restored) < 5 {
+		t.Errorf("copied %+v", res)
+	}
+	if r := q.run(t, "folder", "ls", "/Copied").want(t, ExitOK); !strings.Contains(r.stdout, "MYSQL_QA1.dst") {
+		t.Errorf("the target holds:\n%s", r.stdout)
+	}
+	p.run(t, "folder", "copy", "/Data/Connections", "nobody:/Copied").want(t, ExitFailed)
+	p.run(t, "folder", "copy", "/Data/Connections", "/Copied").want(t, ExitUsage)
 }

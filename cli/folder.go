@@ -19,8 +19,8 @@ import (
 )
 
 func (a *app) folderCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "folder", Short: "list, back up, restore and share folders"}
-	cmd.AddCommand(a.folderLs(), a.folderBackup(), a.folderRestore(), a.folderPerm())
+	cmd := &cobra.Command{Use: "folder", Short: "list, back up, restore, diff, copy and share folders"}
+	cmd.AddCommand(a.folderLs(), a.folderBackup(), a.folderRestore(), a.folderDiff(), a.folderCopy(), a.folderPerm())
 	return cmd
 }
 
@@ -296,17 +296,22 @@ func (a *app) folderRestore() *cobra.Command {
 		if err != nil {
 			return fmt.Errorf("restore into %s: %w", ref, err)
 		}
-		t := newTable("PATH", "OUTCOME", "REASON")
-		for _, p := range result.Restored {
-			t.add(p, "restored", "")
-		}
-		for _, s := range result.Skipped {
-			t.add(s.Path, "skipped", s.Reason)
-		}
-		for _, s := range result.KeptHidden {
-			t.add(s.Path, "kept hidden properties", s.Reason)
-		}
-		return out.show(result, t)
+		return showResult(result, out)
 	})
 	return cmd
+}
+
+// showResult prints what a restore did.
+func showResult(result model.RestoreResult, out *output) error {
+	t := newTable("PATH", "OUTCOME", "REASON")
+	for _, p := range result.Restored {
+		t.add(p, "restored", "")
+	}
+	for _, s := range result.Skipped {
+		t.add(s.Path, "skipped", s.Reason)
+	}
+	for _, s := range result.KeptHidden {
+		t.add(s.Path, "kept hidden properties", s.Reason)
+	}
+	return out.show(result, t)
 }

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/spf13/cobra"
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/restoreplan"
@@ -43,4 +46,61 @@ func showPlan(plan restoreplan.Plan, out *output) error {
 		return errPlanRefused
 	}
 	return nil
+}
+
+// errDifferent is a diff that found differences: exit 1, as diff(1).
+var errDifferent = errors.New("the archive and the folder differ")
+
+func (a *app) folderDiff() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "diff REF FILE",
+		Short: "what differs between a backup and the folder now: added, removed and changed files, field by field (exit 1 when they differ)",
+		Args:  cobra.ExactArgs(2),
+	}
+	out := addOutput(cmd, a.sys)
+	cmd.RunE = a.run(func(ctx context.Context, args []string) error {
+		ref, client, err := a.refAndClient(out, args[0])
+		if err != nil {
+			return err
+		}
+		archive, err := os.Open(args[1])
+		if err != nil {
+			return err
+		}
+		defer archive.Close()
+		info, err := archive.Stat()
+		if err != nil {
+			return err
+		}
+		zr, err := zip.NewReader(archive, info.Size())
+		if err != nil {
+			return fmt.Errorf("read the archive: %w", err)
+		}
+		target, err := restoreplan.ReadTarget(ctx, client.AsReadOnly(), ref)
+		if err != nil {
+			return err
+		}
+		changes, err := restoreplan.Diff(zr, target)
+		if err != nil {
+			return err
+		}
+		t := newTable("CHANGE", "PATH", "FIELD", "ARCHIVE", "LIVE")
+		for _, c := range changes {
+			t.add(c.Change, c.Path)
+			for _, f := range c.Fields {
+				if f.Secret {
+					f.Archive, f.Live = "(secret)", "(secret, changed)"
+				}
+				t.add("", "", f.Field, f.Archive, f.Live)
+			}
+		}
+		if err := out.show(changes, t); err != nil {
+			return err
+		}
+		if len(changes) > 0 {
+			return fmt.Errorf("%d file(s): %w", len(changes), errDifferent)
+		}
+		return nil
+	})
+	return cmd
 }

@@ -64,7 +64,11 @@ type app struct {
 // connect resolves the credentials as the console does, asking on the
 // terminal only, and returns the one client of this run. Without a terminal
 // a missing password fails at once with how to give one.
-func (a *app) connect() (*api.Client, error) {
+func (a *app) connect() (*api.Client, error) { return a.connectTo(a.req) }
+
+// connectTo is connect for another account than the global flags name
+// (the target of a copy).
+func (a *app) connectTo(req credentials.Request) (*api.Client, error) {
 	if a.sys.ProfilesErr != nil {
 		return nil, failed(a.sys.ProfilesErr)
 	}
@@ -72,7 +76,7 @@ func (a *app) connect() (*api.Client, error) {
 	if a.sys.StdinTerminal {
 		start.Stdin = a.sys.Stdin
 	}
-	session, err := credentials.Lookup(a.req, start)
+	session, err := credentials.Lookup(req, start)
 	if err != nil {
 		return nil, failed(err)
 	}

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
@@ -25,6 +27,9 @@ const (
 	Unchanged Action = "unchanged" // a file there with the same configuration
 	Skip      Action = "skip"      // left out under skipFilesWithMissingDependencies
 	Refuse    Action = "refuse"    // the platform would refuse the restore for it
+	// NeedsSecret is a file copied to another platform whose secrets are
+	// sealed with the source's key, which the target cannot open.
+	NeedsSecret Action = "needs-secret"
 )
 
 // Outcomes of a whole plan.
@@ -45,6 +50,34 @@ type File struct {
 type Plan struct {
 	Outcome string `json:"outcome"`
 	Files   []File `json:"files"`
+}
+
+// Add adds files to the plan, in place of those at the same paths, then
+// puts the refusals first and the rest by path, and says whether the
+// restore would be refused.
+func (p *Plan) Add(files ...File) {
+	if len(files) > 0 {
+		added := map[string]bool{}
+		for _, f := range files {
+			added[f.Path] = true
+		}
+		p.Files = slices.DeleteFunc(p.Files, func(f File) bool { return added[f.Path] })
+	}
+	p.Files = append(p.Files, files...)
+	refused := func(f File) bool { return f.Action == Refuse || f.Action == NeedsSecret }
+	slices.SortStableFunc(p.Files, func(a, b File) int {
+		if refused(a) != refused(b) {
+			if refused(a) {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	p.Outcome = OutcomeOK
+	if len(p.Files) > 0 && refused(p.Files[0]) {
+		p.Outcome = OutcomeRefused
+	}
 }
 
 // Count returns how many files the plan gives an action.
@@ -68,7 +101,7 @@ type Options struct {
 // live is a file or folder of the tree.
 type live struct {
 	folder bool
-	conf   []byte // the configuration as compared, nil for a folder
+	body   decoded // a file's
 }
 
 // Target is what the plan knows of the platform: the folder restored into
@@ -133,21 +166,21 @@ func (t *Target) index(zr *zip.Reader) error {
 	t.byUUID = map[string]string{}
 	t.readers = map[string][]string{}
 	links := map[string][]model.SourceRef{}
-	for _, f := range zr.File {
+	bodies := decodeAll(zr.File)
+	for i, f := range zr.File {
 		p := "/" + strings.TrimSuffix(f.Name, "/")
 		if f.FileInfo().IsDir() {
 			t.tree[p] = live{folder: true}
 			continue
 		}
-		kind, ok := model.KindOfPath(f.Name)
-		if !ok {
+		if bodies[i].kind == "" {
 			continue // the permissions entry
 		}
-		conf, err := readConfiguration(f, kind)
-		if err != nil {
+		if err := bodies[i].err; err != nil {
 			return fmt.Errorf("read the tree: %s: %w", p, err)
 		}
-		t.tree[p] = live{conf: comparable(conf)}
+		conf := bodies[i].conf
+		t.tree[p] = live{body: bodies[i]}
 		if conf.File.UUID != "" {
 			t.byUUID[conf.File.UUID] = p
 		}
@@ -177,30 +210,73 @@ func (t *Target) resolve(ref model.SourceRef) (string, bool) {
 	return "", false
 }
 
-// readConfiguration decodes one file entry.
-func readConfiguration(f *zip.File, kind model.Kind) (model.Configuration, error) {
-	var conf model.Configuration
+// decoded is a file entry read: its configuration, and its body with its
+// own path left out, which is how two entries are first compared.
+type decoded struct {
+	kind model.Kind // "" for an entry that is no file of the platform
+	conf model.Configuration
+	same []byte
+	err  error
+}
+
+// decodeAll reads the file entries of an archive, on every core: decoding
+// is most of a plan's time.
+func decodeAll(files []*zip.File) []decoded {
+	out := make([]decoded, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				out[i] = decode(files[i])
+			}
+		})
+	}
+	for i, f := range files {
+		if _, ok := model.KindOfPath(f.Name); ok && !f.FileInfo().IsDir() {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// decode reads one file entry.
+func decode(f *zip.File) decoded {
+	d := decoded{}
+	d.kind, _ = model.KindOfPath(f.Name)
 	r, err := f.Open()
 	if err != nil {
-		return conf, err
+		d.err = err
+		return d
 	}
 	defer r.Close()
 	body, err := io.ReadAll(io.LimitReader(r, maxEntry))
 	if err != nil {
-		return conf, err
+		d.err = err
+		return d
 	}
-	if err := json.Unmarshal(body, &conf); err != nil {
-		return conf, fmt.Errorf("not a configuration's JSON: %w", err)
+	if err := json.Unmarshal(body, &d.conf); err != nil {
+		d.err = fmt.Errorf("not a configuration's JSON: %w", err)
+		return d
 	}
-	conf.AdoptSources(kind)
-	return conf, nil
+	d.conf.AdoptSources(d.kind)
+	own, _ := json.Marshal(d.conf.File.Path)
+	d.same = bytes.Replace(body, append([]byte(`"path":`), own...), []byte(`"path":""`), 1)
+	return d
 }
 
 const maxEntry = 16 << 20
 
-// comparable is a configuration as two are compared: where it was backed
-// up from is not part of it (an archive restored elsewhere is the same).
-func comparable(conf model.Configuration) []byte {
+// sameAs reports whether two configurations are the same, where they were
+// backed up from aside (an archive restored elsewhere is the same): their
+// bodies alike, or else their decoded forms written alike.
+func (d decoded) sameAs(o decoded) bool {
+	return bytes.Equal(d.same, o.same) || bytes.Equal(canonical(d.conf), canonical(o.conf))
+}
+
+func canonical(conf model.Configuration) []byte {
 	conf.File.Path = ""
 	b, _ := json.Marshal(conf)
 	return b
@@ -223,14 +299,15 @@ type metadata struct {
 
 const metadataName = ".dap-permissions"
 
-func (m *metadata) includes(section string) bool { return m != nil && slices.Contains(m.Included, section) }
+func (m *metadata) includes(section string) bool {
+	return m != nil && slices.Contains(m.Included, section)
+}
 
 // entry is a file of the archive, read.
 type entry struct {
 	name   string // inside the archive
 	target string // where the restore puts it
-	kind   model.Kind
-	conf   model.Configuration
+	body   decoded
 	orig   string // the path it was backed up from, when its name ends it
 	skip   string // why its links leave it out, as the platform says
 	file   File
@@ -241,7 +318,8 @@ func Compute(archive *zip.Reader, target *Target, opt Options) (Plan, error) {
 	var entries []*entry
 	var meta *metadata
 	plan := Plan{Files: []File{}}
-	for _, f := range archive.File {
+	bodies := decodeAll(archive.File)
+	for i, f := range archive.File {
 		switch {
 		case f.Name == metadataName:
 			meta = &metadata{}
@@ -260,21 +338,19 @@ func Compute(archive *zip.Reader, target *Target, opt Options) (Plan, error) {
 		}
 		e := &entry{name: f.Name, target: path.Join(target.Folder, f.Name)}
 		e.file.Path = e.target
-		kind, ok := model.KindOfPath(f.Name)
-		if !ok {
+		e.body = bodies[i]
+		switch {
+		case e.body.kind == "":
 			e.file.Action, e.file.Reason = Refuse, fmt.Sprintf("entry %s is not a file of the platform (unknown extension)", f.Name)
 			plan.Files = append(plan.Files, e.file)
 			continue
-		}
-		conf, err := readConfiguration(f, kind)
-		if err != nil {
-			e.file.Action, e.file.Reason = Refuse, fmt.Sprintf("entry %s: %v", f.Name, err)
+		case e.body.err != nil:
+			e.file.Action, e.file.Reason = Refuse, fmt.Sprintf("entry %s: %v", f.Name, e.body.err)
 			plan.Files = append(plan.Files, e.file)
 			continue
 		}
-		e.kind, e.conf = kind, conf
-		if strings.HasSuffix(conf.File.Path, "/"+f.Name) {
-			e.orig = conf.File.Path
+		if strings.HasSuffix(e.body.conf.File.Path, "/"+f.Name) {
+			e.orig = e.body.conf.File.Path
 		}
 		entries = append(entries, e)
 	}
@@ -296,7 +372,7 @@ func Compute(archive *zip.Reader, target *Target, opt Options) (Plan, error) {
 		case exists && l.folder:
 			e.file.Action, e.file.Reason = Refuse, "a folder holds this path where the archive has a file"
 			continue
-		case exists && opt.SkipUnchanged && bytes.Equal(l.conf, comparable(e.conf)):
+		case exists && opt.SkipUnchanged && l.body.sameAs(e.body):
 			e.file.Action = Unchanged
 			continue
 		case exists && !opt.Flags.Has(api.RestoreOverwrite):
@@ -313,10 +389,10 @@ func Compute(archive *zip.Reader, target *Target, opt Options) (Plan, error) {
 		case len(target.readers[e.target]) > 0:
 			e.file.Action, e.file.Reason = Refuse, "still used by "+listed(target.readers[e.target])+
 				" (a configuration others read from is not overwritten)"
-			if bytes.Equal(l.conf, comparable(e.conf)) {
+			if l.body.sameAs(e.body) {
 				e.file.Reason += "; it is unchanged: --skip-unchanged leaves it out"
 			}
-		case bytes.Equal(l.conf, comparable(e.conf)):
+		case l.body.sameAs(e.body):
 			e.file.Action = Unchanged
 		default:
 			e.file.Action = Replace
@@ -325,19 +401,7 @@ func Compute(archive *zip.Reader, target *Target, opt Options) (Plan, error) {
 	for _, e := range entries {
 		plan.Files = append(plan.Files, e.file)
 	}
-	slices.SortStableFunc(plan.Files, func(a, b File) int {
-		if (a.Action == Refuse) != (b.Action == Refuse) {
-			if a.Action == Refuse {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
-	plan.Outcome = OutcomeOK
-	if len(plan.Files) > 0 && plan.Files[0].Action == Refuse {
-		plan.Outcome = OutcomeRefused
-	}
+	plan.Add()
 	return plan, nil
 }
 
@@ -364,7 +428,7 @@ func unknownOwnerOrGroup(meta *metadata, e *entry, target *Target, flags api.Res
 			names = append(names, g.Name)
 		}
 	}
-	if flags.Has(api.RestoreIncludeDataPermissions) && meta.includes("dataPermissions") && e.kind == model.KindWorkbook && m.Data != nil {
+	if flags.Has(api.RestoreIncludeDataPermissions) && meta.includes("dataPermissions") && e.body.kind == model.KindWorkbook && m.Data != nil {
 		names = append(names, m.Data.ReadableGroups...)
 	}
 	for _, name := range names {
@@ -382,8 +446,8 @@ func unknownOwnerOrGroup(meta *metadata, e *entry, target *Target, flags api.Res
 func resolveLinks(entries []*entry, target *Target) {
 	byUUID, byOrig := map[string]*entry{}, map[string]*entry{}
 	for _, e := range entries {
-		if e.conf.File.UUID != "" {
-			byUUID[e.conf.File.UUID] = e
+		if e.body.conf.File.UUID != "" {
+			byUUID[e.body.conf.File.UUID] = e
 		}
 		if e.orig != "" {
 			byOrig[e.orig] = e
@@ -399,7 +463,7 @@ func resolveLinks(entries []*entry, target *Target) {
 		return nil
 	}
 	for _, e := range entries {
-		for _, ref := range e.conf.Links() {
+		for _, ref := range e.body.conf.Links() {
 			if internal(ref) != nil {
 				continue
 			}
@@ -416,7 +480,7 @@ func resolveLinks(entries []*entry, target *Target) {
 			if e.skip != "" {
 				continue
 			}
-			for _, ref := range e.conf.Links() {
+			for _, ref := range e.body.conf.Links() {
 				if src := internal(ref); src != nil && src.skip != "" {
 					e.skip = "depends on skipped " + src.target
 					changed = true
