@@ -151,7 +151,7 @@ func waitForReadingAhead(t *testing.T) {
 		stacks = stacks[:runtime.Stack(stacks, true)]
 		reading := false
 		for g := range strings.SplitSeq(string(stacks), "\n\n") {
-			reading = reading || strings.Contains(g, "server.(*Server).prepareBatches.func") && !strings.Contains(g, "[select")
+			reading = reading || strings.Contains(g, "backup.(*Service).prepareBatches.func") && !strings.Contains(g, "[select")
 		}
 		if !reading {
 			return
