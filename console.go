@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -191,6 +192,15 @@ func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
 	_, err = program.Run()
 	if hangup.Err() != nil {
 		return nil
+	}
+	return withoutTTY(err)
+}
+
+// withoutTTY says in plain words that the console found no terminal, where
+// Bubble Tea says "bubbletea: could not open TTY: …".
+func withoutTTY(err error) error {
+	if err != nil && strings.Contains(err.Error(), "could not open TTY") {
+		return errors.New("the console needs a terminal and found none: run it in one (over ssh, with ssh -t); the login, logout and profile commands need none")
 	}
 	return err
 }

@@ -87,7 +87,7 @@ func (p *Pane) openBackup(n *node) tea.Cmd {
 	defaultFile := "./" + strings.ReplaceAll(name, " ", "_") + "-" + p.ctx.Now().Format("2006-01-02") + ".zip"
 	fields := []dialog.Field{{Name: "file", Label: "save to", Text: true, Value: defaultFile}}
 	for _, f := range api.AllBackupFlags() {
-		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String()})
+		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String(), On: p.backupFlags&f != 0})
 	}
 	folderID := folder.id
 	return common.OpenDialog(dialog.NewForm(p.ctx, "Backup of "+label, "", "start backup", fields,
@@ -168,7 +168,7 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String(), On: p.restoreFlags&f != 0})
 	}
 	folderID, path := n.id, n.path()
-	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore into "+path, "a new path in \"into folder\" is created", "start restore", fields,
+	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore a backup", "into the folder below; a new path there is created", "start restore", fields,
 		func(v dialog.Values) (tea.Msg, error) {
 			into := strings.TrimRight(strings.TrimSpace(v.Text("into")), "/")
 			if into == "" {
@@ -210,6 +210,7 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case backupRequest:
+		p.backupFlags = msg.flags // offered again, as a restore's are
 		return p.startBackup(msg)
 	case restoreRequest:
 		p.lastBackup, p.restoreFlags = msg.file, msg.flags

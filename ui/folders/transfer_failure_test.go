@@ -6,7 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/ui/common"
+	"github.com/dapconsole/dapconsole/ui/uitest"
 )
 
 // A refusal keeps the server's why: bug 1 of issue 30 cut "entry /a.dbc:
@@ -45,5 +49,24 @@ func TestTransferFailureKeepsTheReason(t *testing.T) {
 				t.Errorf("%q says %q", lines, tt.not)
 			}
 		})
+	}
+}
+
+// The backup form offers the flags of the latest backup again, as the
+// restore form does; the restore form's title names no folder that "into
+// folder" may change (bug 10 of issue 30).
+func TestTransferFormsRememberAndSayOneFolder(t *testing.T) {
+	p := paneWithFiles(t, false)
+	flag := api.AllBackupFlags()[0]
+	p.Update(backupRequest{flags: flag, file: "x.zip"})
+	d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "b"))).Dialog
+	d.SetSize(100, 30)
+	if view := ansi.Strip(d.View()); !strings.Contains(view, "[x] "+flag.String()) {
+		t.Errorf("the backup form forgot %s:\n%s", flag, view)
+	}
+	d = uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "R"))).Dialog
+	d.SetSize(100, 30)
+	if view := ansi.Strip(d.View()); strings.Contains(view, "Restore into") {
+		t.Errorf("the restore form's title names a folder:\n%s", view)
 	}
 }

@@ -156,6 +156,13 @@ func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 		cursor = max(0, min(cursor, len(msg.entries)-1))
 	}
 	h.err, h.start, h.entries, h.cursor, h.total = "", msg.start, msg.entries, cursor, msg.total
+	for _, e := range msg.entries {
+		if e.User != "" {
+			// list-running names nobody: the dashboard shows who the
+			// history says started a run it lists.
+			p.table.noteStarter(e.ID, e.User)
+		}
+	}
 	return nil
 }
 

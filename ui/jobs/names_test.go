@@ -46,3 +46,12 @@ func TestEndedNoticesNameTheJob(t *testing.T) {
 		})
 	}
 }
+
+// The dashboard names who started a run once its history said (bug 10 of
+// issue 30: the dashboard showed user — where history showed admin).
+func TestDashboardTakesTheUserFromTheHistory(t *testing.T) {
+	p := historyOn(t, model.HistoryEntry{ID: 41, JobStatus: model.StateRunning, User: "admin"})
+	if got := p.table.rows[41].user; got != "admin" {
+		t.Errorf("the dashboard's user of #41 is %q, want admin", got)
+	}
+}
