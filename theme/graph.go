@@ -6,8 +6,10 @@ import "os"
 // dependency tree reads without colour, the guides of the tree, and the
 // marks for hidden connections, repeated nodes and masked secrets.
 type GraphSymbols struct {
-	Connection, ImportJob, DataLink, Workbook string
-	ExportJob, Infographic, FileUpload, Other string
+	// Kinds holds each kind's glyph, keyed by its model.Kind, as the tree
+	// shows it (see kindSymbols); Other marks a kind not in it.
+	Kinds map[string]string
+	Other string
 
 	// Branch and Last start a node's line; Pipe and Space continue the
 	// column of an ancestor that has (or has no) siblings below.
@@ -22,8 +24,7 @@ type GraphSymbols struct {
 
 // UnicodeGraph uses line-drawing characters.
 var UnicodeGraph = GraphSymbols{
-	Connection: "◉", ImportJob: "⇣", DataLink: "⇢", Workbook: "▦",
-	ExportJob: "⇡", Infographic: "◔", FileUpload: "⇪", Other: "?",
+	Kinds: kindGlyphs(false), Other: "?",
 	Branch: "├─ ", Last: "└─ ", Pipe: "│  ", Space: "   ",
 	Downstream: "▼", Upstream: "▲",
 	Repeat: "↺", Hidden: "⊘", Masked: "••••••••",
@@ -33,8 +34,7 @@ var UnicodeGraph = GraphSymbols{
 // ASCIIGraph is the fallback for terminals without line drawing
 // (DAP_ASCII=1).
 var ASCIIGraph = GraphSymbols{
-	Connection: "C", ImportJob: "I", DataLink: "L", Workbook: "W",
-	ExportJob: "E", Infographic: "G", FileUpload: "U", Other: "?",
+	Kinds: kindGlyphs(true), Other: "?",
 	Branch: "|- ", Last: "`- ", Pipe: "|  ", Space: "   ",
 	Downstream: "v", Upstream: "^",
 	Repeat: "(again)", Hidden: "h", Masked: "********",
@@ -43,6 +43,14 @@ var ASCIIGraph = GraphSymbols{
 
 // asciiRequested is read once: DAP_ASCII set to anything asks for ASCIIGraph.
 var asciiRequested = os.Getenv("DAP_ASCII") != ""
+
+// Kind returns a kind's glyph.
+func (g GraphSymbols) Kind(kind string) string {
+	if s, ok := g.Kinds[kind]; ok {
+		return s
+	}
+	return g.Other
+}
 
 // Graph returns the graph symbols the terminal can show.
 func Graph() GraphSymbols {

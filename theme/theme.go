@@ -43,9 +43,9 @@ func NewPalette(dark bool) Palette {
 // Symbols tell every state in text, so nothing depends on colour alone.
 type Symbols struct {
 	Expanded, Collapsed, Leaf string
-	// Marked starts a marked row of the tree, before its name; MarkedCell
-	// fills a table's one-character mark column (the job dashboard).
-	Marked, MarkedCell       string
+	// Marked marks a row, one character, the same in every list (the
+	// tree, the job dashboard).
+	Marked                   string
 	On, Off                  string
 	Cursor                   string
 	Healthy, Unhealthy, Slow string
@@ -65,8 +65,7 @@ var DefaultSymbols = Symbols{
 	Expanded:    "▾",
 	Collapsed:   "▸",
 	Leaf:        "·",
-	Marked:      "[x]",
-	MarkedCell:  "*",
+	Marked:      "*",
 	On:          "[x]",
 	Off:         "[ ]",
 	Cursor:      "›",
@@ -82,15 +81,7 @@ var DefaultSymbols = Symbols{
 	JobQueued:   ".",
 	JobCanceled: "-",
 	JobUnknown:  "?",
-	Kinds: map[string]string{
-		"connection":  "⛁ connection",
-		"import-job":  "⇣ import",
-		"data-link":   "⇢ data link",
-		"workbook":    "▦ workbook",
-		"export-job":  "⇡ export",
-		"infographic": "◔ infographic",
-		"file-upload": "⇧ upload",
-	},
+	Kinds:       kindLabels(asciiRequested),
 }
 
 // Styles is the one style sheet of the console. A sheet is never changed

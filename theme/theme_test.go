@@ -69,7 +69,7 @@ func TestNoColorRequested(t *testing.T) {
 // told apart in text.
 func TestStatesHaveSymbols(t *testing.T) {
 	s := DefaultSymbols
-	pairs := [][2]string{{s.On, s.Off}, {s.Marked, ""}, {s.MarkedCell, " "}, {s.Expanded, s.Collapsed}, {s.Healthy, s.Unhealthy}, {s.Error, s.Notice}}
+	pairs := [][2]string{{s.On, s.Off}, {s.Marked, ""}, {s.Marked, " "}, {s.Expanded, s.Collapsed}, {s.Healthy, s.Unhealthy}, {s.Error, s.Notice}}
 	for _, p := range pairs {
 		if p[0] == "" || p[0] == p[1] {
 			t.Errorf("states drawn alike: %q and %q", p[0], p[1])
@@ -94,5 +94,25 @@ func TestEverySheetHasItsOwnGeneration(t *testing.T) {
 	a, b := New(true, false), New(true, false)
 	if a.Generation() == b.Generation() {
 		t.Errorf("two sheets share generation %d", a.Generation())
+	}
+}
+
+// One glyph per kind everywhere (issue 30: the connection was ⛁ in the
+// tree and ◉ in the graph's legend): the graph's glyph of each kind starts
+// the tree's label of it, in either alphabet.
+func TestOneGlyphPerKind(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		labels, graph := kindLabels(ascii), UnicodeGraph
+		if ascii {
+			graph = ASCIIGraph
+		}
+		for kind, label := range labels {
+			if glyph := graph.Kind(kind); !strings.HasPrefix(label, glyph+" ") {
+				t.Errorf("ascii %v: %s is %q in the graph, %q in the tree", ascii, kind, glyph, label)
+			}
+		}
+	}
+	if DefaultSymbols.Kinds["connection"] != "⛁ connection" && !asciiRequested {
+		t.Errorf("the connection is %q in the tree", DefaultSymbols.Kinds["connection"])
 	}
 }

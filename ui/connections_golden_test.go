@@ -53,7 +53,7 @@ func TestGoldenConnections(t *testing.T) {
 			c.keys("j", "j", "enter")
 			c.waitQuiet("what it reads from: none", "reading")
 			for range 9 {
-				c.keys("+")
+				c.keys(">")
 			}
 			return c.waitQuiet("all levels", "reading")
 		}},

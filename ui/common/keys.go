@@ -21,14 +21,16 @@ type KeyMap struct {
 	// SequentialTrigger runs the marked jobs and their downstream
 	// dependents in order (a write key).
 	SequentialTrigger key.Binding
-	// NewFolder and Rename make and rename folders in the tree (write keys).
-	NewFolder, Rename key.Binding
+	// NewFolder, Rename and Move make, rename and move folders in the tree
+	// (write keys).
+	NewFolder, Rename, MoveTo key.Binding
 
 	// CopyPath and CopyID put the selected row's path or id on the
 	// clipboard (OSC 52, so it reaches the admin's machine over SSH).
 	CopyPath, CopyID key.Binding
 
-	// Live views (the job dashboard): sort column, poll interval.
+	// Sorting, the same keys in every list (the tree, connections, jobs):
+	// the next column, reverse.
 	SortBy, SortReverse key.Binding
 	// Direct sort keys, shift+letter as in k9s: the column a letter names
 	// (pressed again, the order reverses). The letters avoid the upper-case
@@ -73,9 +75,10 @@ func DefaultKeyMap() *KeyMap {
 		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
 		Top:      b([]string{"home", "g"}, "g/home", "top"),
 		Bottom:   b([]string{"end", "G"}, "G/end", "bottom"),
-		// l is not open, as in k9s: it shows a job's log.
-		Open:  b([]string{"enter", "right"}, "enter/→", "open"),
-		Close: b([]string{"left", "h"}, "←", "close"),
+		// l and h open and close as a pair, everywhere (the tree, a
+		// connection's views, a job's history and log): as in lazygit.
+		Open:  b([]string{"enter", "right", "l"}, "enter/→/l", "open"),
+		Close: b([]string{"left", "h"}, "←/h", "close"),
 
 		Mark:        b([]string{"space"}, "space", "mark"),
 		Filter:      b([]string{"/"}, "/", "filter"),
@@ -94,7 +97,8 @@ func DefaultKeyMap() *KeyMap {
 
 		SequentialTrigger: b([]string{"T"}, "T", "trigger marked in sequence"),
 		NewFolder:         b([]string{"N"}, "N", "new folder"),
-		Rename:            b([]string{"f2"}, "F2", "rename folder"),
+		Rename:            b([]string{"f2"}, "F2", "rename"),
+		MoveTo:            b([]string{"m"}, "m", "move"),
 		CopyPath:          b([]string{"y"}, "y", "copy path"),
 		CopyID:            b([]string{"Y"}, "Y", "copy id"),
 
@@ -122,9 +126,11 @@ func DefaultKeyMap() *KeyMap {
 
 		HideSystem: b([]string{"."}, ".", "hide system"),
 		Details:    b([]string{"i"}, "i", "details"),
-		Logs:       b([]string{"l"}, "l", "log"),
-		Deeper:     b([]string{"+", "="}, "+", "deeper"),
-		Shallower:  b([]string{"-"}, "-", "shallower"),
+		// V views a job's log (v its data): l is open, as in every pane.
+		Logs: b([]string{"V"}, "V", "log"),
+		// The graph's depth is not the poll's speed (+ and -).
+		Deeper:    b([]string{">"}, ">", "deeper"),
+		Shallower: b([]string{"<"}, "<", "shallower"),
 
 		ViewData:    b([]string{"v"}, "v", "view data"),
 		NextSection: b([]string{"]"}, "]", "next list"),

@@ -56,10 +56,10 @@ func TestBindingsDecideKeysHintsAndHelp(t *testing.T) {
 		hints    []string
 		disabled []string
 	}{
-		{"a key runs its handler", false, "enter", "open", "", []string{"↑↓", "enter/→", "d"}, []string{"e"}},
-		{"a disabled key says why", false, "e", "", "edit: not over SSH", []string{"↑↓", "enter/→", "d"}, []string{"e"}},
-		{"read-only refuses a write key", true, "d", "", "delete: read-only session", []string{"↑↓", "enter/→"}, []string{"e", "d"}},
-		{"read-only leaves the rest", true, "r", "refresh", "", []string{"↑↓", "enter/→"}, []string{"e", "d"}},
+		{"a key runs its handler", false, "enter", "open", "", []string{"↑↓", "enter/→/l", "d"}, []string{"e"}},
+		{"a disabled key says why", false, "e", "", "edit: not over SSH", []string{"↑↓", "enter/→/l", "d"}, []string{"e"}},
+		{"read-only refuses a write key", true, "d", "", "delete: read-only session", []string{"↑↓", "enter/→/l"}, []string{"e", "d"}},
+		{"read-only leaves the rest", true, "r", "refresh", "", []string{"↑↓", "enter/→/l"}, []string{"e", "d"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -244,3 +244,16 @@ type JobsPolledMsg struct{ Running map[string]model.JobState }
 // reads again what failed while it was away, so no error stays on screen
 // that only r would clear.
 type ServerBackMsg struct{}
+
+// DeleteFileMsg asks the pane that owns a kind of file to delete one the
+// tree shows (a connection: the connections pane, which first reads what
+// depends on it and refuses with the platform's reason); it asks first.
+type DeleteFileMsg struct {
+	Kind model.Kind
+	ID   int64 // the file's configuration id
+	Path string
+}
+
+// FilesChangedMsg says a pane created or deleted files: the tree reads
+// the file lists again.
+type FilesChangedMsg struct{}

@@ -105,5 +105,5 @@ func (p *Pane) gotDeleted(msg deletedMsg) tea.Cmd {
 	if p.graph != nil && p.graph.connID == msg.id {
 		p.graph = nil
 	}
-	return tea.Batch(common.Notify("deleted "+msg.path), p.readList(0, true), p.changed())
+	return tea.Batch(common.Notify("deleted "+msg.path), p.readList(0, true), p.changed(), common.Send(common.FilesChangedMsg{}))
 }

@@ -111,6 +111,11 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, p.delete(msg)
 	case deletedMsg:
 		return p, p.gotDeleted(msg)
+	case common.DeleteFileMsg:
+		if msg.Kind == model.KindConnection {
+			return p, p.checkDelete(msg.ID, msg.Path)
+		}
+		return p, nil
 	case common.OpenConnectionMsg:
 		return p, p.openConnection(msg)
 	case common.LoggedInMsg:
@@ -297,23 +302,5 @@ func parentFolder(path string) string {
 	return "/"
 }
 
-// kindSymbol returns a kind's symbol in the graph.
-func kindSymbol(sym theme.GraphSymbols, k model.Kind) string {
-	switch k {
-	case model.KindConnection:
-		return sym.Connection
-	case model.KindImportJob:
-		return sym.ImportJob
-	case model.KindDataLink:
-		return sym.DataLink
-	case model.KindWorkbook:
-		return sym.Workbook
-	case model.KindExportJob:
-		return sym.ExportJob
-	case model.KindInfographic:
-		return sym.Infographic
-	case model.KindFileUpload:
-		return sym.FileUpload
-	}
-	return sym.Other
-}
+// kindSymbol returns a kind's symbol in the graph: the tree's glyph.
+func kindSymbol(sym theme.GraphSymbols, k model.Kind) string { return sym.Kind(string(k)) }

@@ -107,7 +107,7 @@ func TestLevelControl(t *testing.T) {
 	steps := []struct {
 		key  string
 		want int
-	}{{"-", 1}, {"+", 2}, {"+", 3}, {"=", 4}, {"+", 5}, {"+", 6}, {"+", 7}, {"+", 8}, {"+", 9}, {"+", 0}, {"+", 0}, {"-", 1}}
+	}{{"<", 1}, {">", 2}, {">", 3}, {">", 4}, {">", 5}, {">", 6}, {">", 7}, {">", 8}, {">", 9}, {">", 0}, {">", 0}, {"<", 1}}
 	for _, s := range steps {
 		uitest.Press(p, s.key)
 		if p.level != s.want {
@@ -127,7 +127,7 @@ func TestLevelDownFromAllStepsBelowTheDeepest(t *testing.T) {
 		parent = parent.children[0]
 	}
 	p.level = 0
-	uitest.Press(p, "-")
+	uitest.Press(p, "<")
 	if p.level != 3 {
 		t.Fatalf("level %d, want 3", p.level)
 	}

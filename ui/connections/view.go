@@ -236,9 +236,10 @@ func (p *Pane) graphView() []string {
 		level = fmt.Sprintf("level %d", p.level)
 	}
 	title := st.PaneTitle.Render("Dependencies") + " " +
-		st.Label.Render(ansi.Truncate(common.Clean(g.path)+" · "+level+" (+/- deeper/shallower, r refreshes)", max(0, p.width-13), "…"))
+		st.Label.Render(ansi.Truncate(common.Clean(g.path)+" · "+level+" (>/< deeper/shallower, r refreshes)", max(0, p.width-13), "…"))
 	legend := fmt.Sprintf("%s connection %s import job %s data link %s upload %s workbook %s export %s infographic %s drawn elsewhere",
-		sym.Connection, sym.ImportJob, sym.DataLink, sym.FileUpload, sym.Workbook, sym.ExportJob, sym.Infographic, sym.Repeat)
+		sym.Kind(string(model.KindConnection)), sym.Kind(string(model.KindImportJob)), sym.Kind(string(model.KindDataLink)),
+		sym.Kind(string(model.KindFileUpload)), sym.Kind(string(model.KindWorkbook)), sym.Kind(string(model.KindExportJob)), sym.Kind(string(model.KindInfographic)), sym.Repeat)
 	lines := []string{title, st.Label.Render(ansi.Truncate(legend, p.width, "…"))}
 	if g.unsupported != nil {
 		msg := fmt.Sprintf("%s %s. The server answered: %s. The list, details, edit, new and delete work without it.",

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/dataview"
 )
@@ -72,10 +73,48 @@ func (p *Pane) treeBindings(n *node) common.Bindings {
 		common.Binding{Key: k.Back, Run: p.back, Column: 1},
 	)
 	bs = append(bs, p.folderWriteBindings(n, hint(9, 0))...)
+	bs = append(bs, p.sortBindings()...)
 	if n.isFile() {
 		bs = append(bs, p.jobBindings(n)...)
 	}
 	return append(bs, common.Binding{Key: k.SequentialTrigger, Run: func() tea.Cmd { return p.sequenceOfMarked(n) }, Write: true, Column: 2})
+}
+
+// sortBindings are the tree's sort keys, the lists' own: o the next
+// column, O reverse, and a column's shift+letter (again: reverse).
+func (p *Pane) sortBindings() common.Bindings {
+	k := p.ctx.Keys
+	by := func(c sortColumn) func() tea.Cmd {
+		return func() tea.Cmd {
+			o := order{by: c}
+			if p.tree.order.by == c {
+				o.reverse = !p.tree.order.reverse
+			}
+			return p.sortTree(o)
+		}
+	}
+	return common.Bindings{
+		{Key: k.SortBy, Run: func() tea.Cmd { return p.sortTree(order{by: p.tree.order.by%(sortColumns-1) + 1}) }, Column: 3},
+		{Key: k.SortReverse, Run: func() tea.Cmd { return p.sortTree(order{by: p.tree.order.by, reverse: !p.tree.order.reverse}) }, Column: 3},
+		{Key: k.SortName, Run: by(byName), Column: 3},
+		{Key: k.SortType, Help: "sort by kind", Run: by(byKind), Column: 3},
+		{Key: k.SortID, Help: "sort by id", Run: by(byID), Column: 3},
+		{Key: k.SortState, Help: "sort by job state", Run: by(byState), Column: 3},
+	}
+}
+
+// sortTree lists each folder's rows in order o, the cursor staying on its
+// row, and says how they are sorted now.
+func (p *Pane) sortTree(o order) tea.Cmd {
+	selected := p.selected()
+	p.tree.order = o
+	p.tree.rebuild()
+	p.keepCursorOn(selected)
+	how := "sorted by " + sortNames[o.by]
+	if o.reverse {
+		how += ", reversed"
+	}
+	return common.Info(how + " (o next column, O reverses)")
 }
 
 // openRow opens a folder in place, or a file where it is handled.
@@ -94,19 +133,42 @@ func (p *Pane) toggleMark(n *node) {
 	}
 }
 
-// folderWriteBindings are new folder, rename and delete, which act on a
-// folder; newFolderHint is N's place in the hint bar.
+// folderWriteBindings are new folder, rename, move and delete: of a
+// folder, or of a file where the platform's interface has a way; where it
+// has none, the key says so. newFolderHint is N's place in the hint bar.
 func (p *Pane) folderWriteBindings(n *node, newFolderHint int) common.Bindings {
 	k := p.ctx.Keys
-	notFolder := ""
 	if n.isFile() {
-		notFolder = "select a folder: " + n.name + " is a file"
+		onlyFolders := "the platform's interface renames and moves folders only"
+		return common.Bindings{
+			{Key: k.NewFolder, Run: func() tea.Cmd { return p.openNewFolder(n) }, Write: true, Disabled: "select a folder: " + n.name + " is a file", Column: 2},
+			{Key: k.Rename, Run: func() tea.Cmd { return nil }, Write: true, Disabled: onlyFolders, Column: 2},
+			{Key: k.MoveTo, Run: func() tea.Cmd { return nil }, Write: true, Disabled: onlyFolders, Column: 2},
+			{Key: k.Delete, Run: func() tea.Cmd { return p.deleteFile(n) }, Write: true, Disabled: noFileDelete(n), Column: 2},
+		}
 	}
 	return common.Bindings{
-		{Key: k.NewFolder, Run: func() tea.Cmd { return p.openNewFolder(n) }, Write: true, Disabled: notFolder, Hint: newFolderHint, Column: 2},
-		{Key: k.Rename, Run: func() tea.Cmd { return p.openRename(n) }, Write: true, Disabled: notFolder, Column: 2},
-		{Key: k.Delete, Run: func() tea.Cmd { return p.confirmDeleteFolder(n) }, Write: true, Disabled: notFolder, Column: 2},
+		{Key: k.NewFolder, Run: func() tea.Cmd { return p.openNewFolder(n) }, Write: true, Hint: newFolderHint, Column: 2},
+		{Key: k.Rename, Run: func() tea.Cmd { return p.openRename(n) }, Write: true, Column: 2},
+		{Key: k.MoveTo, Run: func() tea.Cmd { return p.openMove(n) }, Write: true, Column: 2},
+		{Key: k.Delete, Run: func() tea.Cmd { return p.confirmDeleteFolder(n) }, Write: true, Column: 2},
 	}
+}
+
+// noFileDelete is why d deletes no file of n's kind: the interface has a
+// delete for connections only (DELETE /rest/connections/<id>).
+func noFileDelete(n *node) string {
+	if n.file.Kind == model.KindConnection {
+		return ""
+	}
+	return fmt.Sprintf("the platform's interface has no delete for a %s", n.file.Kind)
+}
+
+// deleteFile deletes a file through its kind's own endpoint, by the pane
+// that owns the kind: it reads what depends on the file, refuses with the
+// platform's reason when anything does, and asks first.
+func (p *Pane) deleteFile(n *node) tea.Cmd {
+	return common.Send(common.DeleteFileMsg{Kind: n.file.Kind, ID: n.file.ID, Path: n.file.Path})
 }
 
 // jobBindings are trigger and stop of the selected file, which only a job
@@ -150,7 +212,7 @@ func (e *permEditor) bindings(p *Pane) common.Bindings {
 			return do()
 		}
 	}
-	right := key.NewBinding(key.WithKeys("right"))
+	right := key.NewBinding(key.WithKeys("right", "l"))
 	return common.Bindings{
 		{Key: k.Up, Run: func() tea.Cmd { e.row = max(0, e.row-1); return nil }},
 		{Key: k.Down, Run: func() tea.Cmd { e.row = min(e.lastRow(), e.row+1); return nil }},

@@ -145,6 +145,18 @@ func (p *Pane) moveWrite(n *node, target string) (tea.Msg, error) {
 		}}, nil
 }
 
+// openMove asks for the folder to move n into.
+func (p *Pane) openMove(n *node) tea.Cmd {
+	if n.parent == nil {
+		return common.Problem("the root folder cannot be moved")
+	}
+	return common.OpenDialog(dialog.NewForm(p.ctx, "Move "+n.path(), "", "move", []dialog.Field{
+		{Name: "into", Label: "into folder", Text: true, Value: n.parent.path()},
+	}, func(v dialog.Values) (tea.Msg, error) {
+		return p.moveWrite(n, strings.TrimSpace(v.Text("into")))
+	}))
+}
+
 // confirmDeleteFolder asks before deleting a folder; the server refuses
 // one that is not empty, and the console says so before asking when it
 // knows the folder holds something.

@@ -212,6 +212,8 @@ func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 		return p, nil
 	case common.ServerBackMsg:
 		return p, p.rereadFailed()
+	case common.FilesChangedMsg:
+		return p, p.readFiles()
 	case common.JobsPolledMsg:
 		return p, p.followJobs(msg)
 	case permsMsg, addGroupMsg, setFlagsMsg, deleteGroupMsg:

@@ -423,5 +423,5 @@ func windowAround(lines []string, focus, h int) []string {
 // columnKeys describes ← and → as they act in the editor: moving between
 // the read, write and exec columns.
 func columnKeys() key.Binding {
-	return key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "flag"))
+	return key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→ h/l", "flag"))
 }

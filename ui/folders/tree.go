@@ -1,6 +1,8 @@
 package folders
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
@@ -94,6 +96,86 @@ type tree struct {
 	markedCount int
 	// shape changes whenever folders are added, renamed or dropped.
 	shape int
+	// order is how each folder lists its rows: as read, or sorted.
+	order order
+}
+
+// order sorts the rows of each folder, its sub-folders and its files
+// apart (sub-folders first, as always): by a column, or as the server and
+// the file lists gave them (by zero), reversed or not.
+type order struct {
+	by      sortColumn
+	reverse bool
+}
+
+type sortColumn int
+
+const (
+	asRead sortColumn = iota
+	byName
+	byKind
+	byID
+	byState
+	sortColumns
+)
+
+var sortNames = [sortColumns]string{"as read", "name", "kind", "id", "job state"}
+
+// ordered returns nodes in the tree's order (nodes itself when as read).
+func (t *tree) ordered(nodes []*node) []*node {
+	if t.order == (order{}) || len(nodes) < 2 {
+		return nodes
+	}
+	out := slices.Clone(nodes)
+	slices.SortStableFunc(out, func(a, b *node) int {
+		c := compareBy(t.order.by, a, b)
+		if t.order.reverse {
+			return -c
+		}
+		return c
+	})
+	return out
+}
+
+// compareBy compares two rows of one folder by a column; ties, and the
+// columns a folder has not (kind, state), go by name.
+func compareBy(by sortColumn, a, b *node) int {
+	c := 0
+	switch by {
+	case asRead:
+		return 0
+	case byKind:
+		c = strings.Compare(string(kindOf(a)), string(kindOf(b)))
+	case byID:
+		c = cmp.Compare(idOf(a), idOf(b))
+	case byState:
+		c = strings.Compare(string(stateOf(a)), string(stateOf(b)))
+	}
+	if c != 0 {
+		return c
+	}
+	return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name))
+}
+
+func kindOf(n *node) model.Kind {
+	if n.isFile() {
+		return n.file.Kind
+	}
+	return model.KindFolder
+}
+
+func idOf(n *node) int64 {
+	if n.isFile() {
+		return n.file.ID
+	}
+	return n.id
+}
+
+func stateOf(n *node) model.JobState {
+	if n.isFile() {
+		return n.jobState
+	}
+	return ""
 }
 
 func newTree() *tree { return &tree{byID: map[int64]*node{}} }
@@ -265,10 +347,10 @@ func (t *tree) appendOpen(n *node) {
 	if !n.expanded {
 		return
 	}
-	for _, c := range n.children {
+	for _, c := range t.ordered(n.children) {
 		t.appendOpen(c)
 	}
-	t.rows = append(t.rows, n.files...)
+	t.rows = append(t.rows, t.ordered(n.files)...)
 }
 
 // appendMatching appends n and its matching descendants; it reports whether
@@ -280,12 +362,12 @@ func (t *tree) appendMatching(n *node, needle common.Needle) bool {
 	if matched {
 		t.matches++
 	}
-	for _, c := range n.children {
+	for _, c := range t.ordered(n.children) {
 		if t.appendMatching(c, needle) {
 			matched = true
 		}
 	}
-	for _, f := range n.files {
+	for _, f := range t.ordered(n.files) {
 		if needle.Match(strings.ToLower(f.name)) {
 			t.rows = append(t.rows, f)
 			t.matches++

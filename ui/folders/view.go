@@ -192,7 +192,7 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 	default:
 		icon = sym.Collapsed
 	}
-	cursor, mark := "  ", "    "
+	cursor, mark := "  ", "  "
 	if selected {
 		cursor = sym.Cursor + " "
 	}
@@ -204,7 +204,7 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 		name += "/"
 	}
 	text := cursor + mark + strings.Repeat("  ", n.depth) + icon + " " + name
-	text = withColumns(text, rowColumns("▣ folder", fmt.Sprintf("id %d", n.id), ""), width)
+	text = withColumns(text, rowColumns(st.Symbols.Kinds[string(model.KindFolder)], fmt.Sprintf("id %d", n.id), ""), width)
 	switch {
 	case selected:
 		return st.SelectedRow.Render(common.PadRight(text, width))
@@ -221,7 +221,7 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 func (p *Pane) renderFileRow(n *node, width int, selected bool) string {
 	st := p.ctx.Styles
 	sym := st.Symbols
-	cursor, mark := "  ", "    "
+	cursor, mark := "  ", "  "
 	if selected {
 		cursor = sym.Cursor + " "
 	}

@@ -134,13 +134,13 @@ func TestGolden(t *testing.T) {
 		}},
 		{"LogFollowing", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
-			uitest.Press(p, "j", "j", "l") // #42, running
+			uitest.Press(p, "j", "j", "V") // #42, running
 			p.Update(logMsg{ticket: p.logv.reads.Latest(), execID: 42, state: model.StateRunning, text: sampleLog(9, false)})
 			return p.View()
 		}},
 		{"LogEnded", func(t *testing.T) string {
 			p := failedAt(t)
-			uitest.Press(p, "l")
+			uitest.Press(p, "V")
 			p.Update(logMsg{ticket: p.logv.reads.Latest(), execID: 45, state: model.StateError, text: sampleLog(30, true)})
 			uitest.Press(p, "k", "k")
 			return p.View()

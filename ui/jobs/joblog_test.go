@@ -50,7 +50,7 @@ func TestFailureReasonInRowAndNotice(t *testing.T) {
 // following and G follows again; an ended execution is read once.
 func TestLogKeys(t *testing.T) {
 	p := dashboardAt(t, 100, 8)
-	uitest.Press(p, "j", "j", "l")
+	uitest.Press(p, "j", "j", "V")
 	if p.mode != modeLog || p.logv.execID != 42 {
 		t.Fatalf("l opened mode %v %+v", p.mode, p.logv)
 	}
@@ -80,15 +80,15 @@ func TestLogKeys(t *testing.T) {
 	}
 
 	h := historyAt(t)
-	uitest.Press(h, "down", "l")
+	uitest.Press(h, "down", "V")
 	if h.mode != modeLog || h.logv.execID != 37 || h.logv.label != "Events.imp" {
 		t.Fatalf("l in history opened %v %+v", h.mode, h.logv)
 	}
-	uitest.Press(h, "l")
+	uitest.Press(h, "V")
 	if h.mode != modeHistory {
 		t.Fatalf("l in the log went to mode %v, want the history", h.mode)
 	}
-	uitest.Press(h, "enter", "l", "esc")
+	uitest.Press(h, "enter", "V", "esc")
 	if h.mode != modeDetails {
 		t.Fatalf("esc from a log opened in details went to mode %v", h.mode)
 	}

@@ -25,16 +25,16 @@ func (p *Pane) Bindings() common.Bindings {
 	k := p.ctx.Keys
 	switch p.mode {
 	case modeHistory:
-		return append(p.history.bindings(p), p.backBinding())
+		return append(p.history.bindings(p), p.closeBinding(), p.backBinding())
 	case modeDetails:
 		return common.Bindings{
 			{Key: k.Logs, Help: "log of the execution", Short: "log", Run: func() tea.Cmd { return p.openLog(p.details.execID, p.detailsLabel()) }, Hint: 1},
-			p.backBinding(),
+			p.closeBinding(), p.backBinding(),
 		}
 	case modePlan:
 		return common.Bindings{p.backBinding()}
 	case modeLog:
-		return append(p.logv.bindings(p), p.backBinding())
+		return append(p.logv.bindings(p), p.closeBinding(), p.backBinding())
 	}
 	if p.filter.Active() {
 		return common.Bindings{{Key: k.Confirm, Hint: 1}, {Key: k.Back, Hint: 2}}
@@ -46,6 +46,11 @@ func (p *Pane) Bindings() common.Bindings {
 // or to the pane the history was opened from.
 func (p *Pane) backBinding() common.Binding {
 	return common.Binding{Key: p.ctx.Keys.Back, Run: p.goBack, Hint: 10, Column: 1}
+}
+
+// closeBinding is h or ←, l's pair: it closes the view as esc does.
+func (p *Pane) closeBinding() common.Binding {
+	return common.Binding{Key: p.ctx.Keys.Close, Run: p.goBack, Column: 1}
 }
 
 func (p *Pane) goBack() tea.Cmd {

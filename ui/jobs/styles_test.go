@@ -25,11 +25,11 @@ func TestMarkedRowTakesTheThemesMark(t *testing.T) {
 	p.ctx.Styles = theme.New(true, false)
 	uitest.Press(p, "j", "space") // marks #41, running; the cursor moves on
 	st := p.ctx.Styles
-	if !strings.Contains(p.View(), st.MarkedRow.Render(st.Symbols.MarkedCell)+" ") {
+	if !strings.Contains(p.View(), st.MarkedRow.Render(st.Symbols.Marked)+" ") {
 		t.Errorf("no mark drawn in the marked style:\n%s", uitest.Screen(p.View()))
 	}
 	uitest.Press(p, "k") // onto the marked row: the selection draws it whole
-	if line := strings.Split(uitest.Screen(p.View()), "\n")[3]; !strings.HasPrefix(line, st.Symbols.Cursor+st.Symbols.MarkedCell+" ") {
+	if line := strings.Split(uitest.Screen(p.View()), "\n")[3]; !strings.HasPrefix(line, st.Symbols.Cursor+st.Symbols.Marked+" ") {
 		t.Errorf("the selected marked row reads %q\n%s", line, uitest.Screen(p.View()))
 	}
 }

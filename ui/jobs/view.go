@@ -282,7 +282,7 @@ func (p *Pane) rowPrefix(r *row, selected, paint bool) string {
 		cursor = st.Symbols.Cursor
 	}
 	if p.marked[r.job.FileID] {
-		mark = st.Symbols.MarkedCell
+		mark = st.Symbols.Marked
 		if paint {
 			mark = st.MarkedRow.Render(mark)
 		}
