@@ -117,3 +117,28 @@ func TestFolderWritesJudgeTheirFoldersWhereTheyWrite(t *testing.T) {
 }
 
 func foldersPath(ref string) string { return "/api/filesystem/folders/" + refOf(ref) }
+
+// TestBackupIDsAreASet is the reproduction: a 1 MiB POST backup of one id
+// repeated held the server ~55 s, each id resolved alone, and nothing
+// capped them. Repeats count once (the archive holds the file once), and
+// more than 1,000 distinct ids are refused before any is looked up.
+func TestBackupIDsAreASet(t *testing.T) {
+	srv, p := demo(t)
+	orders := storeFile(t, srv, "/Data/ImportJobs/Orders.imp")
+	repeated := make([]any, 100_000)
+	for i := range repeated {
+		repeated[i] = orders.ID
+	}
+	repeated = append(repeated, orders.UUID, orders.Path)
+	a := p.call("viewer", http.MethodPost, backupURL("/Data/ImportJobs", "ignoreMissingDependencies"), model.BackupSelection{IDs: repeated})
+	p.want(a, http.StatusOK, nil)
+	if got := entries(t, a.body); len(got) != 1 || got[0] != "Orders.imp" {
+		t.Fatalf("entries %v, want Orders.imp once", got)
+	}
+	distinct := make([]any, 1001)
+	for i := range distinct {
+		distinct[i] = 1_000_000 + i // none of them exists: the cap answers first
+	}
+	p.wantFailure(p.call("viewer", http.MethodPost, backupURL("/Data/ImportJobs"), model.BackupSelection{IDs: distinct}),
+		http.StatusBadRequest, "at most 1000")
+}
