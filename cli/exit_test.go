@@ -394,3 +394,17 @@ func TestFolderCopy(t *testing.T) {
 	p.run(t, "folder", "copy", "/Data/Connections", "nobody:/Copied").want(t, ExitFailed)
 	p.run(t, "folder", "copy", "/Data/Connections", "/Copied").want(t, ExitUsage)
 }
+
+// TestFlagsSayWhatTheyDo: every flag of backup, restore and copy has help
+// of its own, not only its wire name.
+func TestFlagsSayWhatTheyDo(t *testing.T) {
+	p := startPlatform(t)
+	for _, cmd := range []string{"backup", "restore", "copy"} {
+		r := p.run(t, "folder", cmd, "--help").want(t, ExitOK)
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "--") && strings.Contains(line, " (") && strings.Contains(line, "  (") {
+				t.Errorf("%s: a flag without help: %q", cmd, line)
+			}
+		}
+	}
+}

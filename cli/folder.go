@@ -169,9 +169,28 @@ func addFlagSet[F ~uint16](cmd *cobra.Command, all []F, names func(F) []string, 
 	s := &flagSet[F]{all: all, on: make([]bool, len(all)), name: names}
 	for i, f := range all {
 		wire := names(f)[0]
-		cmd.Flags().BoolVar(&s.on[i], kebab(wire), false, what+" flag "+wire)
+		help := flagHelp[what+" "+wire]
+		if help == "" {
+			help = flagHelp[wire]
+		}
+		cmd.Flags().BoolVar(&s.on[i], kebab(wire), false, help+" ("+wire+")")
 	}
 	return s
+}
+
+// flagHelp says what each flag of backup and restore does, by wire name,
+// or by "backup NAME" / "restore NAME" where the two differ.
+var flagHelp = map[string]string{
+	model.FlagIgnoreMissingDependencies:                     "back up files whose dependencies are outside the folder",
+	"backup " + model.FlagSkipFilesWithMissingDependencies:  "leave out files whose dependencies are outside the folder",
+	"restore " + model.FlagSkipFilesWithMissingDependencies: "leave out files whose dependencies are neither in the archive nor on the platform",
+	model.FlagIncludeDataPermissions:                        "with the workbooks' data permissions",
+	model.FlagIncludeGroupPermissions:                       "with the group permissions",
+	model.FlagIncludeSharing:                                "with the sharing (others' permission)",
+	model.FlagIncludeOwner:                                  "with the owners",
+	model.FlagOverwrite:                                     "replace the files that exist",
+	model.FlagIgnoreUnknownGroups:                           "leave out the permissions of groups the platform does not know",
+	model.FlagSubstituteMissingUser:                         "own the files whose owner the platform does not know",
 }
 
 func (s *flagSet[F]) value() F {
