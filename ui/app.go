@@ -225,102 +225,126 @@ func (m *Model) releaseHeldReads() tea.Cmd {
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	for _, route := range []func(tea.Msg) (tea.Cmd, bool){m.routeTerminal, m.routeTasks, m.routeNavigation} {
+		if cmd, ok := route(msg); ok {
+			return m, cmd
+		}
+	}
+	return m, m.broadcast(msg)
+}
+
+// routeTerminal takes what the terminal sends and what the status line and help show.
+func (m *Model) routeTerminal(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, nil
+		return nil, true
 	case tea.BackgroundColorMsg:
 		// Panes are not told: their caches key on the styles' Generation.
 		m.ctx.Styles = theme.New(msg.IsDark(), m.ctx.Styles.NoColor)
 		m.help.Styles = m.ctx.Styles.Help
-		return m, nil
+		return nil, true
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		return m.handleKey(msg), true
 	case tea.MouseWheelMsg:
-		return m, m.wheel(msg)
+		return m.wheel(msg), true
 	case tea.MouseClickMsg:
-		return m, m.click(msg)
-	case common.TaskStartedMsg:
-		return m, m.tasks.start(msg, m.ctx.Now(), m.spinner.Tick)
-	case common.TaskDoneMsg:
-		m.tasks.done(msg.ID)
-		if m.quitting {
-			return m, m.quitWhenNoTransfer()
-		}
-		back := m.observeHealth(func() { m.health.observe(msg.Msg) })
-		next, cmd := m.update(msg.Msg)
-		return next, tea.Batch(cmd, back)
-	case spinner.TickMsg:
-		if m.tasks.shown() == 0 {
-			return m, nil
-		}
-		var cmd tea.Cmd
-		m.spinner, cmd = m.spinner.Update(msg)
-		m.ctx.Spinner = m.spinner.View()
-		return m, tea.Batch(cmd, m.broadcast(msg))
-	case watchTimerMsg:
-		return m, m.watchTick(msg)
-	case watchRequest:
-		return m, m.setWatch(msg.every)
-	case firstFrameDrawnMsg:
-		return m, m.releaseHeldReads()
-	case heartbeatMsg:
-		return m, m.heartbeat()
-	case healthMsg:
-		back := m.observeHealth(func() { m.health.observe(msg) })
-		if common.IsUnauthorized(msg.err) {
-			return m, tea.Batch(m.unauthorized(common.UnauthorizedMsg{Err: msg.err}), m.scheduleHeartbeat())
-		}
-		return m, tea.Batch(back, m.scheduleHeartbeat())
+		return m.click(msg), true
 	case common.StatusMsg:
 		if msg.Err != nil {
 			m.health.observeErr(msg.Err)
 		}
 		m.messages.add(m.ctx.Now(), msg)
-		return m, m.status.set(msg)
+		return m.status.set(msg), true
 	case statusExpiredMsg:
 		m.status.expire(msg)
-		return m, nil
+		return nil, true
+	case showHelpMsg:
+		m.showHelp()
+		return nil, true
+	case showLogMsg:
+		m.openDialog(newLogDialog(m.ctx, &m.messages))
+		return nil, true
+	}
+	return nil, false
+}
+
+// routeTasks takes the tasks, timers, health, logins and the platform's read.
+func (m *Model) routeTasks(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case common.TaskStartedMsg:
+		return m.tasks.start(msg, m.ctx.Now(), m.spinner.Tick), true
+	case common.TaskDoneMsg:
+		m.tasks.done(msg.ID)
+		if m.quitting {
+			return m.quitWhenNoTransfer(), true
+		}
+		back := m.observeHealth(func() { m.health.observe(msg.Msg) })
+		_, cmd := m.update(msg.Msg)
+		return tea.Batch(cmd, back), true
+	case spinner.TickMsg:
+		if m.tasks.shown() == 0 {
+			return nil, true
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		m.ctx.Spinner = m.spinner.View()
+		return tea.Batch(cmd, m.broadcast(msg)), true
+	case watchTimerMsg:
+		return m.watchTick(msg), true
+	case watchRequest:
+		return m.setWatch(msg.every), true
+	case firstFrameDrawnMsg:
+		return m.releaseHeldReads(), true
+	case heartbeatMsg:
+		return m.heartbeat(), true
+	case healthMsg:
+		back := m.observeHealth(func() { m.health.observe(msg) })
+		if common.IsUnauthorized(msg.err) {
+			return tea.Batch(m.unauthorized(common.UnauthorizedMsg{Err: msg.err}), m.scheduleHeartbeat()), true
+		}
+		return tea.Batch(back, m.scheduleHeartbeat()), true
 	case common.UnauthorizedMsg:
-		return m, m.unauthorized(msg)
+		return m.unauthorized(msg), true
 	case common.LoggedInMsg:
 		m.loggedIn(msg)
-		return m, tea.Batch(m.broadcast(msg), m.readPlatform())
+		return tea.Batch(m.broadcast(msg), m.readPlatform()), true
 	case platformMsg:
 		m.gotPlatform(msg)
-		return m, nil
+		return nil, true
+	}
+	return nil, false
+}
+
+// routeNavigation takes dialogs, pane switches and jumps, and quitting.
+func (m *Model) routeNavigation(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
 	case common.OpenDialogMsg:
 		m.openDialog(msg.Dialog)
-		return m, nil
+		return nil, true
 	case common.FocusPaneMsg:
 		m.jump(m.paneIndex(msg.Pane))
-		return m, nil
+		return nil, true
 	case switchPaneMsg:
 		m.switchTo(m.paneIndex(msg.pane))
-		return m, nil
+		return nil, true
 	case common.GotoPathMsg:
 		m.jump(m.pathPane())
-		return m, m.broadcast(msg)
+		return m.broadcast(msg), true
 	case common.BackMsg:
 		if n := len(m.cameFrom); n > 0 {
 			m.focus(m.cameFrom[n-1])
 			m.cameFrom = m.cameFrom[:n-1]
 		}
-		return m, nil
+		return nil, true
 	case quitConfirmedMsg, StopMsg:
-		return m, m.quit()
+		return m.quit(), true
 	case quitAnywayMsg:
-		return m, tea.Quit
+		return tea.Quit, true
 	case quitRequestMsg:
-		return m, m.requestQuit()
-	case showHelpMsg:
-		m.showHelp()
-		return m, nil
-	case showLogMsg:
-		m.openDialog(newLogDialog(m.ctx, &m.messages))
-		return m, nil
+		return m.requestQuit(), true
 	}
-	return m, m.broadcast(msg)
+	return nil, false
 }
 
 // broadcast gives a non-key message to every dialog and every pane.

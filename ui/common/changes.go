@@ -43,7 +43,17 @@ func Diff[T comparable, K comparable](base, answer []T, id func(*T) K, limit int
 		return Changes{}
 	}
 	c := Changes{Ordered: true, Changed: changedAt(base, answer, i)}
-	for b, a := i, i; b < len(base) || a < len(answer); {
+	if !walkChanges(&c, base, answer, i, inBase, inAnswer, id, limit) {
+		return Changes{}
+	}
+	return c
+}
+
+// walkChanges goes through base and answer from index from on, where they first
+// differ, noting what was removed, inserted and changed; it reports false
+// for a reorder or more than limit insertions and removals.
+func walkChanges[T comparable, K comparable](c *Changes, base, answer []T, from int, inBase, inAnswer map[K]bool, id func(*T) K, limit int) bool {
+	for b, a := from, from; b < len(base) || a < len(answer); {
 		switch {
 		case b < len(base) && !inAnswer[id(&base[b])]:
 			c.Removed = append(c.Removed, b)
@@ -57,13 +67,13 @@ func Diff[T comparable, K comparable](base, answer []T, id func(*T) K, limit int
 			}
 			a, b = a+1, b+1
 		default:
-			return Changes{} // reordered
+			return false // reordered
 		}
 		if len(c.Removed)+len(c.Inserted) > limit {
-			return Changes{}
+			return false
 		}
 	}
-	return c
+	return true
 }
 
 // changedAt returns the indices below n at which base and answer, listing

@@ -80,57 +80,74 @@ func (p *Pane) CapturingInput() bool { return p.filter.Active() }
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		return p, p.handleKey(msg)
-	case listMsg:
-		return p, p.gotList(msg)
-	case typesMsg:
-		return p, p.gotTypes(msg)
-	case detailsMsg:
-		return p, p.gotDetails(msg)
-	case levelMsg:
-		return p, p.gotLevel(msg)
-	case editLoadedMsg:
-		return p, p.gotEditLoaded(msg)
-	case editedMsg:
-		return p, p.gotEdited(msg)
-	case editAgainMsg:
-		return p, openEditor(msg.id, msg.path, msg.body, msg.problem)
-	case savedMsg:
-		return p, p.gotSaved(msg)
-	case newKindMsg:
-		return p, common.OpenDialog(newConnectionForm(p.ctx, msg.kind))
-	case createMsg:
-		return p, p.create(msg)
-	case createdMsg:
-		return p, p.gotCreated(msg)
-	case deleteCheckMsg:
-		return p, p.gotDeleteCheck(msg)
-	case deleteMsg:
-		return p, p.delete(msg)
-	case deletedMsg:
-		return p, p.gotDeleted(msg)
-	case common.DeleteFileMsg:
-		if msg.Kind == model.KindConnection {
-			return p, p.checkDelete(msg.ID, msg.Path)
+	for _, route := range []func(tea.Msg) (tea.Cmd, bool){p.routeReads, p.routeWrites} {
+		if cmd, ok := route(msg); ok {
+			return p, cmd
 		}
-		return p, nil
-	case common.OpenConnectionMsg:
-		return p, p.openConnection(msg)
-	case common.LoggedInMsg:
-		p.reset()
-		return p, p.readList(0, false)
-	case common.ServerBackMsg:
-		if p.listErr != nil {
-			return p, p.readList(0, false)
-		}
-		return p, nil
-	case common.WatchTickMsg:
-		// The list is read again quietly; the selection and the filter stay.
-		return p, p.readList(0, false)
 	}
 	return p, nil
+}
+
+// routeReads takes the keys, the list and what the views read, a login, a watch tick and the server back.
+func (p *Pane) routeReads(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return p.handleKey(msg), true
+	case listMsg:
+		return p.gotList(msg), true
+	case typesMsg:
+		return p.gotTypes(msg), true
+	case detailsMsg:
+		return p.gotDetails(msg), true
+	case levelMsg:
+		return p.gotLevel(msg), true
+	case common.OpenConnectionMsg:
+		return p.openConnection(msg), true
+	case common.LoggedInMsg:
+		p.reset()
+		return p.readList(0, false), true
+	case common.ServerBackMsg:
+		if p.listErr != nil {
+			return p.readList(0, false), true
+		}
+		return nil, true
+	case common.WatchTickMsg:
+		// The list is read again quietly; the selection and the filter stay.
+		return p.readList(0, false), true
+	}
+	return nil, false
+}
+
+// routeWrites takes edits, creations and deletions, asked and answered.
+func (p *Pane) routeWrites(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case editLoadedMsg:
+		return p.gotEditLoaded(msg), true
+	case editedMsg:
+		return p.gotEdited(msg), true
+	case editAgainMsg:
+		return openEditor(msg.id, msg.path, msg.body, msg.problem), true
+	case savedMsg:
+		return p.gotSaved(msg), true
+	case newKindMsg:
+		return common.OpenDialog(newConnectionForm(p.ctx, msg.kind)), true
+	case createMsg:
+		return p.create(msg), true
+	case createdMsg:
+		return p.gotCreated(msg), true
+	case deleteCheckMsg:
+		return p.gotDeleteCheck(msg), true
+	case deleteMsg:
+		return p.delete(msg), true
+	case deletedMsg:
+		return p.gotDeleted(msg), true
+	case common.DeleteFileMsg:
+		if msg.Kind == model.KindConnection {
+			return p.checkDelete(msg.ID, msg.Path), true
+		}
+		return nil, true
+	}
+	return nil, false
 }
 
 // reset forgets everything read under the previous session; how the list

@@ -141,18 +141,8 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	}
 	f.checks.Reset() // the values a check under way saw may change
 	k := f.ctx.Keys
-	if pick := f.pickers[f.focus]; pick != nil {
-		switch {
-		case press.String() == "down" && pick.Move(1), press.String() == "up" && pick.Move(-1):
-			return f, nil
-		case key.Matches(press, k.Confirm):
-			if chosen, ok := pick.Chosen(); ok {
-				f.inputs[f.focus].SetValue(chosen)
-				f.inputs[f.focus].CursorEnd()
-				pick.Filter(chosen)
-				return f, nil
-			}
-		}
+	if f.pickKey(press) {
+		return f, nil
 	}
 	switch {
 	case key.Matches(press, k.Back):
@@ -178,6 +168,28 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		f.fields[f.focus].On = !f.fields[f.focus].On
 	}
 	return f, nil
+}
+
+// pickKey gives a key to the focused field's pick list: ↓ and ↑ choose,
+// enter takes the choice into the field. It reports whether it took the key.
+func (f *Form) pickKey(press tea.KeyPressMsg) bool {
+	pick := f.pickers[f.focus]
+	if pick == nil {
+		return false
+	}
+	switch {
+	case press.String() == "down" && pick.Move(1), press.String() == "up" && pick.Move(-1):
+		return true
+	case key.Matches(press, f.ctx.Keys.Confirm):
+		chosen, ok := pick.Chosen()
+		if ok {
+			f.inputs[f.focus].SetValue(chosen)
+			f.inputs[f.focus].CursorEnd()
+			pick.Filter(chosen)
+		}
+		return ok
+	}
+	return false
 }
 
 func (f *Form) trySubmit() (common.Dialog, tea.Cmd) {

@@ -176,63 +176,86 @@ func (p *Pane) readVisibly(n *node) tea.Cmd {
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	p.gen++
-	switch msg := msg.(type) {
-	case walkMsg:
-		return p, p.gotWalk(msg)
-	case childrenMsg:
-		return p, p.gotChildren(msg)
-	case common.WatchTickMsg:
-		return p, p.watch()
-	case common.FirstFrameMsg:
-		p.firstFrameOut = true
-		return p, p.readFilesOnce()
-	case common.GotoPathMsg:
-		p.jumpedIn = true
-		return p, p.startGoto(msg.Path)
-	case common.LoggedInMsg:
-		p.cancelWalk()
-		p.walk.done = false
-		filter := p.tree.filter // the filter field still shows it
-		p.tree = newTree()
-		p.tree.filter = filter
-		p.cursor, p.offset, p.perms = 0, 0, nil
-		p.dropRenderings()
-		p.ctx.FileIndex, p.filesLoading = nil, false
-		p.people = people{}
-		// Answers read as the previous user are dropped.
-		p.reads = map[int64]*common.Requests{}
-		p.fileReads.Reset()
-		return p, p.read(nil, common.Quick)
-	case filesMsg:
-		return p, p.gotFiles(msg)
-	case peopleMsg:
-		return p, p.gotPeople(msg)
-	case jobStatesMsg:
-		p.gotStates(msg)
-		return p, nil
-	case common.ServerBackMsg:
-		return p, p.rereadFailed()
-	case common.FilesChangedMsg:
-		return p, p.readFiles()
-	case common.JobsPolledMsg:
-		return p, p.followJobs(msg)
-	case permsMsg, addGroupMsg, setFlagsMsg, deleteGroupMsg:
-		if p.perms != nil {
-			return p, p.perms.update(msg)
+	for _, route := range []func(tea.Msg) (tea.Cmd, bool){p.routeReads, p.routeWrites} {
+		if cmd, ok := route(msg); ok {
+			return p, cmd
 		}
-		return p, nil
-	case tea.KeyPressMsg:
-		return p, p.handleKey(msg)
-	case folderWrite:
-		return p, p.runFolderWrite(msg)
-	case folderWritten:
-		return p, p.folderWriteDone(msg)
-	case renameCommand:
-		return p, p.command("rename", func(n *node) (tea.Msg, error) { return p.renameWrite(n, msg.name) })
-	case moveCommand:
-		return p, p.command("move", func(n *node) (tea.Msg, error) { return p.moveWrite(n, msg.target) })
 	}
 	return p, p.updateTransfers(msg)
+}
+
+// routeReads takes the reads of folders, file lists, job states and people, and what says to read again.
+func (p *Pane) routeReads(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case walkMsg:
+		return p.gotWalk(msg), true
+	case childrenMsg:
+		return p.gotChildren(msg), true
+	case common.WatchTickMsg:
+		return p.watch(), true
+	case common.FirstFrameMsg:
+		p.firstFrameOut = true
+		return p.readFilesOnce(), true
+	case common.GotoPathMsg:
+		p.jumpedIn = true
+		return p.startGoto(msg.Path), true
+	case common.LoggedInMsg:
+		return p.reset(), true
+	case filesMsg:
+		return p.gotFiles(msg), true
+	case peopleMsg:
+		return p.gotPeople(msg), true
+	case jobStatesMsg:
+		p.gotStates(msg)
+		return nil, true
+	case common.ServerBackMsg:
+		return p.rereadFailed(), true
+	case common.FilesChangedMsg:
+		return p.readFiles(), true
+	case common.JobsPolledMsg:
+		return p.followJobs(msg), true
+	}
+	return nil, false
+}
+
+// routeWrites takes the keys, the permissions' answers and the folder writes.
+func (p *Pane) routeWrites(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case permsMsg, addGroupMsg, setFlagsMsg, deleteGroupMsg:
+		if p.perms != nil {
+			return p.perms.update(msg), true
+		}
+		return nil, true
+	case tea.KeyPressMsg:
+		return p.handleKey(msg), true
+	case folderWrite:
+		return p.runFolderWrite(msg), true
+	case folderWritten:
+		return p.folderWriteDone(msg), true
+	case renameCommand:
+		return p.command("rename", func(n *node) (tea.Msg, error) { return p.renameWrite(n, msg.name) }), true
+	case moveCommand:
+		return p.command("move", func(n *node) (tea.Msg, error) { return p.moveWrite(n, msg.target) }), true
+	}
+	return nil, false
+}
+
+// reset forgets what was read as the previous user and reads the root as
+// the new one; the filter stays, as its field still shows it.
+func (p *Pane) reset() tea.Cmd {
+	p.cancelWalk()
+	p.walk.done = false
+	filter := p.tree.filter
+	p.tree = newTree()
+	p.tree.filter = filter
+	p.cursor, p.offset, p.perms = 0, 0, nil
+	p.dropRenderings()
+	p.ctx.FileIndex, p.filesLoading = nil, false
+	p.people = people{}
+	// Answers read as the previous user are dropped.
+	p.reads = map[int64]*common.Requests{}
+	p.fileReads.Reset()
+	return p.read(nil, common.Quick)
 }
 
 func (p *Pane) gotChildren(msg childrenMsg) tea.Cmd {

@@ -174,24 +174,36 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 	if n.isFile() {
 		return p.renderFileRow(n, width, selected)
 	}
-	st := p.ctx.Styles
-	sym := st.Symbols
-	var icon string
-	switch {
-	case n.state == common.Loading:
-		icon = p.ctx.Spinner
-		if icon == "" {
-			icon = "…"
-		}
-	case n.state == common.LoadFailed:
-		icon = sym.Error
-	case n.state == common.Loaded && len(n.children) == 0 && len(n.files) == 0 && (p.ctx.FileIndex == nil || n.filesGen == p.filesGen):
-		icon = sym.Leaf
-	case n.expanded:
-		icon = sym.Expanded
-	default:
-		icon = sym.Collapsed
+	name := common.Clean(n.name)
+	if n.parent != nil {
+		name += "/"
 	}
+	text := p.rowPrefix(n, selected) + p.folderIcon(n) + " " + name
+	text = withColumns(text, rowColumns(p.ctx.Styles.Symbols.Kinds[string(model.KindFolder)], fmt.Sprintf("id %d", n.id), ""), width)
+	return p.styleRow(n, text, width, selected)
+}
+
+// folderIcon says a folder's state: loading, failed, empty, open, closed.
+func (p *Pane) folderIcon(n *node) string {
+	sym := p.ctx.Styles.Symbols
+	switch {
+	case n.state == common.Loading && p.ctx.Spinner != "":
+		return p.ctx.Spinner
+	case n.state == common.Loading:
+		return "…"
+	case n.state == common.LoadFailed:
+		return sym.Error
+	case n.state == common.Loaded && len(n.children) == 0 && len(n.files) == 0 && (p.ctx.FileIndex == nil || n.filesGen == p.filesGen):
+		return sym.Leaf
+	case n.expanded:
+		return sym.Expanded
+	}
+	return sym.Collapsed
+}
+
+// rowPrefix is what starts every row: the cursor, the mark, the indent.
+func (p *Pane) rowPrefix(n *node, selected bool) string {
+	sym := p.ctx.Styles.Symbols
 	cursor, mark := "  ", "  "
 	if selected {
 		cursor = sym.Cursor + " "
@@ -199,18 +211,19 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 	if n.marked {
 		mark = sym.Marked + " "
 	}
-	name := common.Clean(n.name)
-	if n.parent != nil {
-		name += "/"
-	}
-	text := cursor + mark + strings.Repeat("  ", n.depth) + icon + " " + name
-	text = withColumns(text, rowColumns(st.Symbols.Kinds[string(model.KindFolder)], fmt.Sprintf("id %d", n.id), ""), width)
+	return cursor + mark + strings.Repeat("  ", n.depth)
+}
+
+// styleRow draws a row's text as selected, marked, hidden (a folder
+// whose name starts with a dot) or plain.
+func (p *Pane) styleRow(n *node, text string, width int, selected bool) string {
+	st := p.ctx.Styles
 	switch {
 	case selected:
 		return st.SelectedRow.Render(common.PadRight(text, width))
 	case n.marked:
 		return st.MarkedRow.Render(text)
-	case strings.HasPrefix(n.name, "."):
+	case !n.isFile() && strings.HasPrefix(n.name, "."):
 		return st.DimRow.Render(text)
 	}
 	return st.Row.Render(text)
@@ -219,15 +232,7 @@ func (p *Pane) renderRow(n *node, width int, selected bool) string {
 // renderFileRow draws a file under its folder: name, then its kind as a
 // glyph and a word, its configuration id and, for a job, its last state.
 func (p *Pane) renderFileRow(n *node, width int, selected bool) string {
-	st := p.ctx.Styles
-	sym := st.Symbols
-	cursor, mark := "  ", "  "
-	if selected {
-		cursor = sym.Cursor + " "
-	}
-	if n.marked {
-		mark = sym.Marked + " "
-	}
+	sym := p.ctx.Styles.Symbols
 	kind := sym.Kinds[string(n.file.Kind)]
 	if kind == "" {
 		kind = string(n.file.Kind)
@@ -236,14 +241,8 @@ func (p *Pane) renderFileRow(n *node, width int, selected bool) string {
 	if n.file.Kind.Runnable() {
 		state = jobStateText(n.jobState)
 	}
-	text := withColumns(cursor+mark+strings.Repeat("  ", n.depth)+"  "+common.Clean(n.name), rowColumns(kind, "id "+fileID(n), state), width)
-	switch {
-	case selected:
-		return st.SelectedRow.Render(common.PadRight(text, width))
-	case n.marked:
-		return st.MarkedRow.Render(text)
-	}
-	return st.Row.Render(text)
+	text := withColumns(p.rowPrefix(n, selected)+"  "+common.Clean(n.name), rowColumns(kind, "id "+fileID(n), state), width)
+	return p.styleRow(n, text, width, selected)
 }
 
 // rowColumns are the columns right of a row's name, the same widths on

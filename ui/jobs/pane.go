@@ -96,69 +96,93 @@ func (p *Pane) CapturingInput() bool { return p.filter.Active() }
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
-	switch msg := msg.(type) {
-	case pollMsg:
-		return p, p.gotPoll(msg)
-	case pollTickMsg:
-		return p, p.gotTick(msg)
-	case jobStatusMsg:
-		return p, p.gotStatuses(msg)
-	case common.LoggedInMsg:
-		return p, p.reset()
-	case tea.KeyPressMsg:
-		return p, p.handleKey(msg)
-	case intervalRequest:
-		return p, p.setEvery(msg.every)
-	case triggerRequest:
-		return p, p.trigger(msg)
-	case common.TriggerJobMsg: // a job's row in the folder tree
-		return p, p.askTrigger(msg.Ref, msg.Label)
-	case common.StopJobMsg:
-		return p, p.askStop(msg.Ref, msg.Label, 0)
-	case common.SequenceFormMsg: // jobs marked in the folder tree
-		return p, p.sequenceFormOf(msg.Paths)
-	case triggeredMsg:
-		return p, p.gotTriggered(msg)
-	case stopAsk:
-		return p, p.askStop(msg.ref, msg.label, 0)
-	case stopRequest:
-		return p, p.stop(msg)
-	case stoppedMsg:
-		return p, p.gotStopped(msg)
-	case deleteRequest:
-		return p, p.deleteData(msg)
-	case deletedMsg:
-		return p, p.gotDeleted(msg)
-	case historyRequest:
-		return p, p.openHistory(msg.configID, msg.label)
-	case common.OpenJobMsg: // a dependency opened from the connections pane
-		p.jumpedIn = true
-		return p, p.openJob(msg)
-	case historyLookup:
-		return p, p.lookUpHistory(msg)
-	case historyMsg:
-		return p, p.gotHistory(msg)
-	case detailsRequest:
-		return p, p.openDetails(msg.execID)
-	case detailsMsg:
-		return p, p.gotDetails(msg)
-	case sequenceRequest:
-		return p, p.triggerSequence(msg)
-	case sequenceMsg:
-		return p, p.gotSequence(msg)
-	case planTickMsg:
-		return p, p.gotPlanTick(msg)
-	case planStatusMsg:
-		return p, p.gotPlanStatus(msg)
-	case logMsg:
-		return p, p.gotLog(msg)
-	case pathsMsg:
-		p.gotPaths(msg)
-		return p, nil
-	case logTickMsg:
-		return p, p.gotLogTick(msg)
+	for _, route := range []func(tea.Msg) (tea.Cmd, bool){p.routePoll, p.routeActions, p.routeViews} {
+		if cmd, ok := route(msg); ok {
+			return p, cmd
+		}
 	}
 	return p, nil
+}
+
+// routePoll takes the poll, its ticks and status reads, the keys and a new login.
+func (p *Pane) routePoll(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case pollMsg:
+		return p.gotPoll(msg), true
+	case pollTickMsg:
+		return p.gotTick(msg), true
+	case jobStatusMsg:
+		return p.gotStatuses(msg), true
+	case common.LoggedInMsg:
+		return p.reset(), true
+	case tea.KeyPressMsg:
+		return p.handleKey(msg), true
+	case intervalRequest:
+		return p.setEvery(msg.every), true
+	case pathsMsg:
+		p.gotPaths(msg)
+		return nil, true
+	}
+	return nil, false
+}
+
+// routeActions takes triggers, stops and deletions, asked and answered.
+func (p *Pane) routeActions(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case triggerRequest:
+		return p.trigger(msg), true
+	case common.TriggerJobMsg: // a job's row in the folder tree
+		return p.askTrigger(msg.Ref, msg.Label), true
+	case common.StopJobMsg:
+		return p.askStop(msg.Ref, msg.Label, 0), true
+	case common.SequenceFormMsg: // jobs marked in the folder tree
+		return p.sequenceFormOf(msg.Paths), true
+	case triggeredMsg:
+		return p.gotTriggered(msg), true
+	case stopAsk:
+		return p.askStop(msg.ref, msg.label, 0), true
+	case stopRequest:
+		return p.stop(msg), true
+	case stoppedMsg:
+		return p.gotStopped(msg), true
+	case deleteRequest:
+		return p.deleteData(msg), true
+	case deletedMsg:
+		return p.gotDeleted(msg), true
+	case sequenceRequest:
+		return p.triggerSequence(msg), true
+	case sequenceMsg:
+		return p.gotSequence(msg), true
+	}
+	return nil, false
+}
+
+// routeViews takes what the views opened from the dashboard read.
+func (p *Pane) routeViews(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case historyRequest:
+		return p.openHistory(msg.configID, msg.label), true
+	case common.OpenJobMsg: // a dependency opened from the connections pane
+		p.jumpedIn = true
+		return p.openJob(msg), true
+	case historyLookup:
+		return p.lookUpHistory(msg), true
+	case historyMsg:
+		return p.gotHistory(msg), true
+	case detailsRequest:
+		return p.openDetails(msg.execID), true
+	case detailsMsg:
+		return p.gotDetails(msg), true
+	case planTickMsg:
+		return p.gotPlanTick(msg), true
+	case planStatusMsg:
+		return p.gotPlanStatus(msg), true
+	case logMsg:
+		return p.gotLog(msg), true
+	case logTickMsg:
+		return p.gotLogTick(msg), true
+	}
+	return nil, false
 }
 
 // reset forgets everything read as the previous user and polls as the new one.

@@ -189,6 +189,21 @@ func (p *Pane) readStatuses() tea.Cmd {
 	if p.status.inFlight || client == nil {
 		return nil
 	}
+	targets := p.statusTargets()
+	if len(targets) == 0 {
+		return nil
+	}
+	p.status.inFlight = true
+	ticket := p.status.reads.Next()
+	return common.StartTask("reading job progress", common.Quiet, func(ctx context.Context) tea.Msg {
+		return jobStatusMsg{ticket: ticket, results: runStatusReads(ctx, client, targets)}
+	})
+}
+
+// statusTargets are the executions whose status a round reads: the
+// visible running rows, and those that left the list, visible or watched,
+// maxStatusReads at most.
+func (p *Pane) statusTargets() []statusTarget {
 	var targets []statusTarget
 	want := func(r *row) {
 		if len(targets) >= maxStatusReads || r.ref.IsZero() {
@@ -210,14 +225,7 @@ func (p *Pane) readStatuses() tea.Cmd {
 			want(r)
 		}
 	}
-	if len(targets) == 0 {
-		return nil
-	}
-	p.status.inFlight = true
-	ticket := p.status.reads.Next()
-	return common.StartTask("reading job progress", common.Quiet, func(ctx context.Context) tea.Msg {
-		return jobStatusMsg{ticket: ticket, results: runStatusReads(ctx, client, targets)}
-	})
+	return targets
 }
 
 // runStatusReads runs the reads, statusWorkers at a time. For an execution
