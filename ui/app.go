@@ -274,6 +274,9 @@ func (m *Model) routeTasks(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case common.TaskStartedMsg:
 		return m.tasks.start(msg, m.ctx.Now(), m.spinner.Tick), true
+	case common.TransferProgressMsg:
+		m.tasks.progress(msg)
+		return nil, true
 	case common.TaskDoneMsg:
 		m.tasks.done(msg.ID)
 		if m.quitting {

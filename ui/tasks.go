@@ -3,10 +3,13 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/dustin/go-humanize"
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/ui/common"
@@ -16,9 +19,12 @@ import (
 type task struct {
 	label    string
 	transfer bool
-	quiet    bool
-	started  time.Time
-	cancel   context.CancelFunc
+	// done and total are a transfer's bytes so far (total -1: not known),
+	// for the header.
+	done, total int64
+	quiet       bool
+	started     time.Time
+	cancel      context.CancelFunc
 }
 
 // tasks are the running tasks, by id.
@@ -38,6 +44,36 @@ func (t *tasks) start(msg common.TaskStartedMsg, now time.Time, tick tea.Cmd) te
 }
 
 func (t *tasks) done(id int64) { delete(t.running, id) }
+
+// progress notes how far the transfer named by msg's label is.
+func (t *tasks) progress(msg common.TransferProgressMsg) {
+	for id, tk := range t.running {
+		if tk.transfer && tk.label == msg.Label {
+			tk.done, tk.total = msg.Done, msg.Total
+			t.running[id] = tk
+		}
+	}
+}
+
+// transferText says how far the oldest running transfer is, for the
+// header: "⇅ backup of /Data 42%", "" when none runs.
+func (t *tasks) transferText() string {
+	var oldest *task
+	for _, tk := range t.running {
+		if tk.transfer && (oldest == nil || tk.started.Before(oldest.started)) {
+			tk := tk
+			oldest = &tk
+		}
+	}
+	if oldest == nil {
+		return ""
+	}
+	label := ansi.Truncate(oldest.label, 28, "…")
+	if oldest.total > 0 {
+		return fmt.Sprintf("⇅ %s %.0f%%", label, 100*float64(oldest.done)/float64(oldest.total))
+	}
+	return fmt.Sprintf("⇅ %s %s", label, humanize.IBytes(uint64(oldest.done)))
+}
 
 // shown counts the tasks the status line shows.
 func (t *tasks) shown() int {

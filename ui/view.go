@@ -78,6 +78,10 @@ func (m *Model) headerView() string {
 		// Before the first login there is nobody and nothing to connect to.
 		identity, healthText = "not logged in", ""
 	}
+	if t := m.tasks.transferText(); t != "" {
+		// A backup or restore in the background: how far, before the health.
+		healthText = st.StatusBusy.Render(common.Clean(t)) + " " + healthText
+	}
 	key := fmt.Sprintf("%d\x00%d\x00%d\x00%t\x00%s\x00%s\x00%s", m.width, st.Generation(), m.active, m.ctx.ReadOnly,
 		identity, healthText, strings.Join(titles, "\x00"))
 	return m.header.get(key, func() string { return m.drawHeader(titles, identity, healthText) })

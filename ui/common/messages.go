@@ -257,3 +257,11 @@ type DeleteFileMsg struct {
 // FilesChangedMsg says a pane created or deleted files: the tree reads
 // the file lists again.
 type FilesChangedMsg struct{}
+
+// TransferProgressMsg tells the root how far a backup or restore is, for
+// the header, while it runs in the background: the task is named by its
+// label, as it started; total is -1 while the size is not known.
+type TransferProgressMsg struct {
+	Label       string
+	Done, Total int64
+}

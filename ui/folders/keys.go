@@ -1,6 +1,7 @@
 package folders
 
 import (
+	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -10,6 +11,7 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/dataview"
+	"github.com/dapconsole/dapconsole/ui/dialog"
 )
 
 func (p *Pane) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -144,7 +146,7 @@ func (p *Pane) folderWriteBindings(n *node, newFolderHint int) common.Bindings {
 			{Key: k.NewFolder, Run: func() tea.Cmd { return p.openNewFolder(n) }, Write: true, Disabled: "select a folder: " + n.name + " is a file", Column: 2},
 			{Key: k.Rename, Run: func() tea.Cmd { return nil }, Write: true, Disabled: onlyFolders, Column: 2},
 			{Key: k.MoveTo, Run: func() tea.Cmd { return nil }, Write: true, Disabled: onlyFolders, Column: 2},
-			{Key: k.Delete, Run: func() tea.Cmd { return p.deleteFile(n) }, Write: true, Disabled: noFileDelete(n), Column: 2},
+			{Key: k.Delete, Run: func() tea.Cmd { return p.deleteFile(n) }, Write: true, Column: 2},
 		}
 	}
 	return common.Bindings{
@@ -155,20 +157,21 @@ func (p *Pane) folderWriteBindings(n *node, newFolderHint int) common.Bindings {
 	}
 }
 
-// noFileDelete is why d deletes no file of n's kind: the interface has a
-// delete for connections only (DELETE /rest/connections/<id>).
-func noFileDelete(n *node) string {
-	if n.file.Kind == model.KindConnection {
-		return ""
-	}
-	return fmt.Sprintf("the platform's interface has no delete for a %s", n.file.Kind)
-}
-
-// deleteFile deletes a file through its kind's own endpoint, by the pane
-// that owns the kind: it reads what depends on the file, refuses with the
-// platform's reason when anything does, and asks first.
+// deleteFile deletes a file through its kind's own endpoint, asking first:
+// a connection by its pane, which lists what depends on it before asking;
+// any other kind here (DELETE /rest/<family>/<id>), the platform refusing
+// with its reason, and the files that depend on it, when any does.
 func (p *Pane) deleteFile(n *node) tea.Cmd {
-	return common.Send(common.DeleteFileMsg{Kind: n.file.Kind, ID: n.file.ID, Path: n.file.Path})
+	f := n.file
+	if f.Kind == model.KindConnection {
+		return common.Send(common.DeleteFileMsg{Kind: f.Kind, ID: f.ID, Path: f.Path})
+	}
+	kind, id, path, parent := f.Kind, f.ID, f.Path, n.parent.path()
+	w := folderWrite{label: "deleting " + path, done: "deleted " + path, reread: []string{parent}, moved: true,
+		run: func(ctx context.Context, c *api.Client) error { return c.DeleteConfiguration(ctx, kind, id) }}
+	return common.OpenDialog(dialog.NewConfirm(p.ctx, "Delete "+path+"?",
+		fmt.Sprintf("Delete the %s %s? The platform refuses while anything reads from it, and says what. This cannot be undone.", kind, path),
+		"delete", true, w))
 }
 
 // jobBindings are trigger and stop of the selected file, which only a job

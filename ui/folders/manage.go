@@ -46,6 +46,9 @@ func (p *Pane) Commands() []common.Command {
 		{Name: "rename", Args: "NAME", Help: "rename the selected folder", Run: func(args string) tea.Cmd {
 			return common.Send(renameCommand{name: strings.TrimSpace(args)})
 		}},
+		{Name: "transfer", Help: "show the running backup or restore (esc there cancels it)", Run: func(string) tea.Cmd {
+			return common.Send(showTransferMsg{})
+		}},
 		{Name: "mv", Args: "PATH", Help: "move the selected folder into the folder at PATH", Run: func(args string) tea.Cmd {
 			return common.Send(moveCommand{target: strings.TrimSpace(args)})
 		}},

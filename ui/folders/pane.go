@@ -56,10 +56,11 @@ type Pane struct {
 
 	people people // for the owner and group pick lists
 
-	lastTransfer int              // id of the latest backup or restore
-	lastBackup   string           // offered to restore: the file the latest backup wrote or restore read
-	restoreFlags api.RestoreFlags // the flags of the latest restore, offered again
-	backupFlags  api.BackupFlags  // the flags of the latest backup, offered again
+	lastTransfer int                     // id of the latest backup or restore
+	transfers    map[int]*transferDialog // the running ones, by id
+	lastBackup   string                  // offered to restore: the file the latest backup wrote or restore read
+	restoreFlags api.RestoreFlags        // the flags of the latest restore, offered again
+	backupFlags  api.BackupFlags         // the flags of the latest backup, offered again
 
 	// gen counts changes: every Update and SetSize may change the screen,
 	// so each starts a new generation; View reuses its last frame within one.
@@ -70,7 +71,7 @@ type Pane struct {
 
 // New returns the folder tree pane.
 func New(ctx *common.Context) *Pane {
-	return &Pane{ctx: ctx, tree: newTree(), filter: common.NewFilterField(ctx, "filter"), reads: map[int64]*common.Requests{}, rows: newRowCache()}
+	return &Pane{ctx: ctx, tree: newTree(), transfers: map[int]*transferDialog{}, filter: common.NewFilterField(ctx, "filter"), reads: map[int64]*common.Requests{}, rows: newRowCache()}
 }
 
 // dropRenderings forgets the rows and breadcrumbs as drawn, whose nodes a

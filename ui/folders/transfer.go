@@ -215,28 +215,82 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 	case restoreRequest:
 		p.lastBackup, p.restoreFlags = msg.file, msg.flags
 		return p.startRestore(msg)
+	case transferProgress:
+		return p.gotProgress(msg)
+	case showTransferMsg:
+		return p.showTransfer()
 	case transferDone:
-		if common.IsUnauthorized(msg.err) {
-			return common.Fail(msg.verb(), msg.err) // the login screen
+		d := p.transfers[msg.id]
+		delete(p.transfers, msg.id)
+		if d != nil && d.hidden && msg.err != nil && !errors.Is(msg.err, context.Canceled) {
+			// Ended in the background: its dialog lists what the server named.
+			d.finished, d.outcome, d.hidden = true, msg, false
+			return tea.Batch(common.OpenDialog(d), p.transferOutcome(msg))
 		}
-		if msg.err != nil {
-			// The dialog lists the files the server named; the status line
-			// keeps the gist, which is Explain's words unless it named some.
-			return common.Send(common.StatusMsg{Level: common.LevelError, Text: msg.failureLines()[0], Err: msg.err})
-		}
-		if !msg.restore {
-			p.lastBackup = msg.file
-			return common.Notify(fmt.Sprintf("backup written to %s (%s)", msg.file, humanize.IBytes(uint64(msg.bytes))))
-		}
-		cmds := []tea.Cmd{common.Notify(restoredGist(msg.result)), p.readFiles()}
-		if n := p.tree.byID[msg.folderID]; n != nil && n.state == common.Loaded {
-			cmds = append(cmds, p.readVisibly(n))
-		} else if n, _ := p.tree.deepest(msg.path); n != nil && n.state == common.Loaded {
-			cmds = append(cmds, p.readVisibly(n)) // the restore may have created the folders below it
-		}
-		return tea.Batch(cmds...)
+		return p.transferOutcome(msg)
 	}
 	return nil
+}
+
+// showTransferMsg is :transfer.
+type showTransferMsg struct{}
+
+// transferOutcome says how a transfer ended and reads again what a restore
+// changed.
+func (p *Pane) transferOutcome(msg transferDone) tea.Cmd {
+	if common.IsUnauthorized(msg.err) {
+		return common.Fail(msg.verb(), msg.err) // the login screen
+	}
+	if msg.err != nil {
+		// The dialog lists the files the server named; the status line
+		// keeps the gist, which is Explain's words unless it named some.
+		return common.Send(common.StatusMsg{Level: common.LevelError, Text: msg.failureLines()[0], Err: msg.err})
+	}
+	if !msg.restore {
+		p.lastBackup = msg.file
+		return common.Notify(fmt.Sprintf("backup written to %s (%s)", msg.file, humanize.IBytes(uint64(msg.bytes))))
+	}
+	cmds := []tea.Cmd{common.Notify(restoredGist(msg.result)), p.readFiles()}
+	if n := p.tree.byID[msg.folderID]; n != nil && n.state == common.Loaded {
+		cmds = append(cmds, p.readVisibly(n))
+	} else if n, _ := p.tree.deepest(msg.path); n != nil && n.state == common.Loaded {
+		cmds = append(cmds, p.readVisibly(n)) // the restore may have created the folders below it
+	}
+	return tea.Batch(cmds...)
+}
+
+// runTransfer starts a transfer's task and shows its dialog; the pane, not
+// the dialog, follows its progress, so that it goes on, and the header
+// shows how far it is, once the dialog is sent to the background.
+func (p *Pane) runTransfer(d *transferDialog, run func(context.Context) tea.Msg) tea.Cmd {
+	p.transfers[d.id] = d
+	return tea.Batch(common.OpenDialog(d), common.StartTask(d.label, common.Transfer, run), d.listen())
+}
+
+// gotProgress takes a running transfer's progress and listens for more.
+func (p *Pane) gotProgress(msg transferProgress) tea.Cmd {
+	d := p.transfers[msg.id]
+	if d == nil {
+		return nil
+	}
+	d.done, d.total = msg.done, msg.total
+	return tea.Batch(d.listen(), common.Send(common.TransferProgressMsg{Label: d.label, Done: d.done, Total: d.total}))
+}
+
+// showTransfer shows again the dialog of the latest transfer still
+// running (:transfer), where esc cancels it.
+func (p *Pane) showTransfer() tea.Cmd {
+	var latest *transferDialog
+	for _, d := range p.transfers {
+		if !d.finished && (latest == nil || d.id > latest.id) {
+			latest = d
+		}
+	}
+	if latest == nil {
+		return common.Info("no backup or restore is running")
+	}
+	latest.hidden = false
+	return common.OpenDialog(latest)
 }
 
 // newTransfer prepares what a transfer shares with its dialog: an id, a
@@ -272,6 +326,7 @@ func (p *Pane) startBackup(req backupRequest) tea.Cmd {
 	id, ch, ctx, cancel := p.newTransfer()
 	client, files := p.ctx.Client, p.ctx.Files
 	d := newTransferDialog(p.ctx, id, "Backup of "+req.label, "→ "+req.file, ch, cancel)
+	d.label = "backup of " + req.label
 	run := func(taskCtx context.Context) tea.Msg {
 		defer close(ch)
 		stop := context.AfterFunc(taskCtx, cancel)
@@ -280,7 +335,7 @@ func (p *Pane) startBackup(req backupRequest) tea.Cmd {
 		done.bytes, done.err = writeBackup(ctx, client, files, req, reporter(id, ch))
 		return done
 	}
-	return tea.Batch(common.OpenDialog(d), common.StartTask("backup of "+req.label, common.Transfer, run), d.listen())
+	return p.runTransfer(d, run)
 }
 
 // writeBackup downloads the archive into a new file, removed again when the
@@ -310,7 +365,7 @@ func (p *Pane) startRestore(req restoreRequest) tea.Cmd {
 	id, ch, ctx, cancel := p.newTransfer()
 	client, files := p.ctx.Client, p.ctx.Files
 	d := newTransferDialog(p.ctx, id, "Restore into "+req.path, "← "+req.file, ch, cancel)
-	d.restore = true
+	d.restore, d.label = true, "restore into "+req.path
 	run := func(taskCtx context.Context) tea.Msg {
 		defer close(ch)
 		stop := context.AfterFunc(taskCtx, cancel)
@@ -349,6 +404,8 @@ type transferDialog struct {
 	bar           progress.Model
 	done, total   int64
 	finished      bool
+	hidden        bool   // sent to the background (enter)
+	label         string // the task's label, for the header's progress
 	outcome       transferDone
 	width, height int
 }
@@ -376,11 +433,6 @@ func (d *transferDialog) SetSize(width, height int) { d.width, d.height = width,
 
 func (d *transferDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case transferProgress:
-		if msg.id == d.id {
-			d.done, d.total = msg.done, msg.total
-			return d, d.listen()
-		}
 	case transferDone:
 		if msg.id == d.id {
 			d.finished, d.outcome = true, msg
@@ -395,6 +447,11 @@ func (d *transferDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 			return nil, nil
 		case !d.finished && key.Matches(msg, k.Back):
 			d.cancel()
+		case !d.finished && key.Matches(msg, k.Confirm):
+			// On in the background: the header shows how far it is,
+			// :transfer shows this again.
+			d.hidden = true
+			return nil, nil
 		}
 	}
 	return d, nil
@@ -522,7 +579,8 @@ func (d *transferDialog) ShortHelp() []key.Binding {
 	if d.finished {
 		return []key.Binding{k.Confirm, k.Back}
 	}
-	return []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the transfer"))}
+	return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "on in the background")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the transfer"))}
 }
 
 func (d *transferDialog) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
