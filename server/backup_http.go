@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
@@ -168,7 +170,8 @@ func (s *Server) writeBackup(w http.ResponseWriter, r *http.Request, plan backup
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": plan.Name()}))
 	w.WriteHeader(http.StatusOK)
-	buf := bufio.NewWriterSize(w, 64<<10)
+	// A long download is not cut off by the write timeout while it moves.
+	buf := bufio.NewWriterSize(progressWriter{w: w, rc: http.NewResponseController(w), timeout: s.cfg.Timeouts.WithDefaults().Write}, 64<<10)
 	if err := s.backups.WriteBackup(r.Context(), buf, plan); err != nil {
 		log.Printf("backup %s: %v", r.PathValue("ref"), err)
 		panic(http.ErrAbortHandler)
@@ -200,6 +203,15 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	user := userFrom(r).Name
+	if max := cmp.Or(s.cfg.MaxUploadsPerUser, DefaultMaxUploadsPerUser); !s.uploads.begin(user, max) {
+		writeFailure(w, http.StatusTooManyRequests, fmt.Sprintf("%s has %d restore uploads in progress, at most %d at once; wait for one to end", user, max, max))
+		return
+	}
+	defer s.uploads.end(user)
+	rc := http.NewResponseController(w)
+	timeouts := s.cfg.Timeouts.WithDefaults()
+	body := &progressReader{r: r.Body, rc: rc, t: timeouts, started: time.Now()}
 	opt := backup.RestoreOptions{
 		Overwrite:                        flags[model.FlagOverwrite],
 		SkipFilesWithMissingDependencies: flags[model.FlagSkipFilesWithMissingDependencies],
@@ -210,7 +222,9 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		IncludeOwner:                     flags[model.FlagIncludeOwner],
 		SubstituteMissingUser:            flags[model.FlagSubstituteMissingUser],
 	}
-	out, err := s.backups.Restore(r.Context(), userFrom(r), target, r.Body, opt)
+	out, err := s.backups.Restore(r.Context(), userFrom(r), target, body, opt)
+	// Applying a large archive may outlast the write timeout counted from the request's start.
+	_ = rc.SetWriteDeadline(time.Now().Add(timeouts.Write))
 	var dependents *store.DependentsError
 	switch {
 	case errors.As(err, &dependents): // named only as far as the uploader may see them

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"time"
 )
 
 // Running is a server accepting connections on a TCP address.
@@ -34,7 +33,7 @@ func Start(cfg Config, addr string) (*Running, error) {
 	r := &Running{
 		Server: srv,
 		URL:    "http://" + ln.Addr().String(),
-		http:   &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second},
+		http:   cfg.Timeouts.httpServer(srv.Handler()),
 		done:   make(chan error, 1),
 	}
 	go func() {

@@ -43,6 +43,12 @@ type Config struct {
 	MaxWorkbookBytes  int64
 	MaxQueryTime      time.Duration
 	MaxRunningPerUser int
+	// Timeouts bound how long a client may hold a connection; zero fields
+	// take DefaultTimeouts.
+	Timeouts Timeouts
+	// MaxUploadsPerUser bounds one user's restore uploads in progress (each
+	// spools at most ArchiveLimits.MaxUploadBytes); 0 means DefaultMaxUploadsPerUser.
+	MaxUploadsPerUser int
 	// BackupHooks let tests see and steer a restore's phases (backup.Hooks).
 	BackupHooks backup.Hooks
 	// LicenseExpires is the end of the licence /rest/license-details
@@ -64,6 +70,7 @@ type Server struct {
 	backups *backup.Service
 	auth    *authCache
 	jobs    *jobs.Engine
+	uploads uploads
 	// started is when New returned: the start of the licence.
 	started time.Time
 }

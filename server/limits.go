@@ -1,0 +1,110 @@
+package server
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Timeouts bound how long a client may hold a connection. A request's
+// headers must arrive within Header and its body within Read, and its answer
+// be written within Write; a connection waits Idle for the next request.
+// Backup downloads and restore uploads are long by nature: they have their
+// deadlines pushed on as long as they move (progressWriter, progressReader),
+// and a restore body must keep arriving at MinUploadRate bytes a second
+// (after the first Read of time) or is cut off.
+type Timeouts struct {
+	Header, Read, Write, Idle time.Duration
+	MinUploadRate             int64
+}
+
+// DefaultTimeouts are the timeouts a zero Timeouts field takes.
+var DefaultTimeouts = Timeouts{Header: 10 * time.Second, Read: time.Minute, Write: time.Minute,
+	Idle: 2 * time.Minute, MinUploadRate: 16 << 10}
+
+// WithDefaults fills the zero fields from DefaultTimeouts.
+func (t Timeouts) WithDefaults() Timeouts {
+	d := DefaultTimeouts
+	return Timeouts{Header: cmp.Or(t.Header, d.Header), Read: cmp.Or(t.Read, d.Read), Write: cmp.Or(t.Write, d.Write),
+		Idle: cmp.Or(t.Idle, d.Idle), MinUploadRate: cmp.Or(t.MinUploadRate, d.MinUploadRate)}
+}
+
+// httpServer is the http.Server of a handler under the timeouts.
+func (t Timeouts) httpServer(h http.Handler) *http.Server {
+	t = t.WithDefaults()
+	return &http.Server{Handler: h, ReadHeaderTimeout: t.Header, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle}
+}
+
+// progressWriter pushes the connection's write deadline on by the write
+// timeout at every write, so a long download runs as long as the client
+// takes it, and a client that stops taking it is cut off.
+type progressWriter struct {
+	w       io.Writer
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (p progressWriter) Write(b []byte) (int, error) {
+	// An error means the connection cannot take deadlines (a test
+	// recorder): the server's own WriteTimeout still holds.
+	_ = p.rc.SetWriteDeadline(time.Now().Add(p.timeout))
+	return p.w.Write(b)
+}
+
+// progressReader reads a restore upload: each read pushes the read
+// deadline on by the read timeout, and once the upload is older than the
+// read timeout it must have come at the minimum rate, or it is cut off
+// (a body at 1 byte every 2.5 s held its connection and spool for good).
+type progressReader struct {
+	r       io.Reader
+	rc      *http.ResponseController
+	t       Timeouts
+	started time.Time
+	n       int64
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	_ = p.rc.SetReadDeadline(time.Now().Add(p.t.Read))
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if elapsed := time.Since(p.started); elapsed > p.t.Read && float64(p.n) < float64(p.t.MinUploadRate)*elapsed.Seconds() {
+		return n, fmt.Errorf("the upload came at %.0f bytes a second, slower than %d", float64(p.n)/elapsed.Seconds(), p.t.MinUploadRate)
+	}
+	return n, err
+}
+
+// uploads counts each user's restore uploads in progress, to cap them.
+type uploads struct {
+	mu     sync.Mutex
+	active map[string]int
+}
+
+// DefaultMaxUploadsPerUser is how many restore uploads one user may have
+// in progress at once (each spools at most the upload cap); past it: 429.
+const DefaultMaxUploadsPerUser = 2
+
+// begin takes one of the user's upload slots; it reports false when the
+// user has max in progress already. end gives it back.
+func (u *uploads) begin(user string, max int) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.active == nil {
+		u.active = make(map[string]int)
+	}
+	if u.active[user] >= max {
+		return false
+	}
+	u.active[user]++
+	return true
+}
+
+func (u *uploads) end(user string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.active[user]--; u.active[user] <= 0 {
+		delete(u.active, user)
+	}
+}

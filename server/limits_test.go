@@ -1,0 +1,141 @@
+package server_test
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dapconsole/dapconsole/server"
+)
+
+// startListening runs the platform on loopback the way serve does
+// (server.Start), with its timeouts.
+func startListening(t *testing.T, cfg server.Config) *server.Running {
+	t.Helper()
+	cfg.DataDir, cfg.DemoData = t.TempDir(), true
+	running, err := server.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { running.Shutdown(t.Context()) })
+	return running
+}
+
+// TestSlowClientsAreCutOff is the reproduction: nothing bounded how long a
+// client held a connection, and a restore body at 1 byte every 2.5 s was
+// still taken after 30 s. Headers that do not come, and an upload slower
+// than the minimum rate, are cut off.
+func TestSlowClientsAreCutOff(t *testing.T) {
+	running := startListening(t, server.Config{Timeouts: server.Timeouts{Header: 200 * time.Millisecond,
+		Read: 300 * time.Millisecond, Idle: 300 * time.Millisecond, MinUploadRate: 1 << 20}})
+	addr := strings.TrimPrefix(running.URL, "http://")
+	closedWithin := func(what string, conn net.Conn) {
+		t.Helper()
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		io.Copy(io.Discard, conn) // an answer, if any, then the close
+		if err := conn.SetReadDeadline(time.Time{}); err == nil {
+			if _, err := conn.Read(make([]byte, 1)); err == nil {
+				t.Errorf("%s: the connection is still open", what)
+			}
+		}
+	}
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	started := time.Now()
+	conn.Write([]byte("GET /api/filesystem/root-folder HTTP/1.1\r\nHost: x\r\n")) // and no end of the headers
+	closedWithin("half-sent headers", conn)
+	if took := time.Since(started); took > 4*time.Second {
+		t.Errorf("half-sent headers held the connection %v", took)
+	}
+
+	slow, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	slow.Write([]byte("PUT /api/filesystem/folders/%2FAnalytics%2FSlow/restore HTTP/1.1\r\nHost: x\r\n" +
+		"Authorization: Basic YWRtaW46YWRtaW4=\r\nContent-Type: application/zip\r\nContent-Length: 100000\r\n\r\n"))
+	done := make(chan *http.Response, 1)
+	go func() {
+		resp, _ := http.ReadResponse(bufio.NewReader(slow), nil)
+		done <- resp
+	}()
+	started = time.Now()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for sent := 0; ; sent++ {
+		select {
+		case resp := <-done:
+			if resp != nil && resp.StatusCode == http.StatusOK {
+				t.Fatalf("a trickled restore was taken: %s", resp.Status)
+			}
+			if took := time.Since(started); took > 4*time.Second {
+				t.Errorf("a trickled restore held its connection %v", took)
+			}
+			return
+		case <-tick.C:
+			slow.Write([]byte{'P'})
+		case <-time.After(10 * time.Second):
+			t.Fatal("a restore at 20 bytes a second is still taken after 10 s")
+		}
+	}
+}
+
+// TestRestoreUploadsPerUserAreCapped: nothing capped how many uploads one
+// user spooled at once. Past the cap (2 by default) the next one is 429;
+// another user's upload still goes through.
+func TestRestoreUploadsPerUserAreCapped(t *testing.T) {
+	_, p := start(t, server.Config{DemoData: true, MaxUploadsPerUser: 1})
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req, _ := http.NewRequest(http.MethodPut, p.base+restoreURL("/Analytics/First"), pr)
+	req.SetBasicAuth("analyst", "analyst")
+	req.Header.Set("Content-Type", "application/zip")
+	first := make(chan int, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			first <- 0
+			return
+		}
+		resp.Body.Close()
+		first <- resp.StatusCode
+	}()
+	pw.Write([]byte("PK")) // the upload has begun
+	archive := func(name string) []byte {
+		return buildArchive(t, nil, archiveFile{path: name + ".dst", cfg: connectionConfig(name)})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for i := 0; ; i++ {
+		// Until the first upload reaches the handler, the others go through.
+		a := p.upload("analyst", restoreURL(fmt.Sprintf("/Analytics/Second %d", i)), "application/zip", archive(fmt.Sprint("S", i)))
+		if a.code == http.StatusTooManyRequests {
+			break
+		}
+		if a.code != http.StatusOK || time.Now().After(deadline) {
+			t.Fatalf("a second upload of the analyst's answered %d, want 429", a.code)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.want(p.upload("admin", restoreURL("/Analytics/Other"), "application/zip", archive("Other")), http.StatusOK, nil)
+	pw.CloseWithError(io.ErrUnexpectedEOF)
+	<-first
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		// The client may see the first answer a moment before its handler returns.
+		a := p.upload("analyst", restoreURL("/Analytics/Third"), "application/zip", archive("Third"))
+		if a.code == http.StatusOK {
+			break
+		}
+		if a.code != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("once the first upload ended, another answered %d %s", a.code, a.body)
+		}
+	}
+}
