@@ -211,7 +211,7 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 	defer s.uploads.end(user)
 	rc := http.NewResponseController(w)
 	timeouts := s.cfg.Timeouts.WithDefaults()
-	body := &progressReader{r: r.Body, rc: rc, t: timeouts, started: time.Now()}
+	body := &progressReader{r: r.Body, rc: rc, t: timeouts}
 	opt := backup.RestoreOptions{
 		Overwrite:                        flags[model.FlagOverwrite],
 		SkipFilesWithMissingDependencies: flags[model.FlagSkipFilesWithMissingDependencies],

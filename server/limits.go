@@ -55,23 +55,27 @@ func (p progressWriter) Write(b []byte) (int, error) {
 }
 
 // progressReader reads a restore upload: each read pushes the read
-// deadline on by the read timeout, and once the upload is older than the
-// read timeout it must have come at the minimum rate, or it is cut off
-// (a body at 1 byte every 2.5 s held its connection and spool for good).
+// deadline on by the read timeout, and once the upload has waited for the
+// client longer than the read timeout it must have come at the minimum
+// rate, or it is cut off (a body at 1 byte every 2.5 s held its connection
+// and spool for good). Only the time spent waiting for the client counts:
+// a server slow to take the body in does not cut it off.
 type progressReader struct {
-	r       io.Reader
-	rc      *http.ResponseController
-	t       Timeouts
-	started time.Time
-	n       int64
+	r      io.Reader
+	rc     *http.ResponseController
+	t      Timeouts
+	waited time.Duration
+	n      int64
 }
 
 func (p *progressReader) Read(b []byte) (int, error) {
 	_ = p.rc.SetReadDeadline(time.Now().Add(p.t.Read))
+	start := time.Now()
 	n, err := p.r.Read(b)
+	p.waited += time.Since(start)
 	p.n += int64(n)
-	if elapsed := time.Since(p.started); elapsed > p.t.Read && float64(p.n) < float64(p.t.MinUploadRate)*elapsed.Seconds() {
-		return n, fmt.Errorf("the upload came at %.0f bytes a second, slower than %d", float64(p.n)/elapsed.Seconds(), p.t.MinUploadRate)
+	if p.waited > p.t.Read && float64(p.n) < float64(p.t.MinUploadRate)*p.waited.Seconds() {
+		return n, fmt.Errorf("the upload came at %.0f bytes a second, slower than %d", float64(p.n)/p.waited.Seconds(), p.t.MinUploadRate)
 	}
 	return n, err
 }
