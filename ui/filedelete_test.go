@@ -1,0 +1,30 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// A file is deleted from the tree through its kind's own endpoint, against
+// the platform: asked first, then gone from the tree (issue 30: files could
+// not be deleted in the tree).
+func TestDeleteFilesFromTheTree(t *testing.T) {
+	c := startConsole(t, consoleOpts{width: 120, height: 40})
+	c.waitFor("Exports/")
+	c.keys(":")
+	c.typeText("cd /Exports")
+	c.keys("enter")
+	c.waitFor("at /Exports")
+	c.keys("l") // open /Exports
+	c.waitFor("Customers per Region.exp")
+	c.keys("l") // onto its first file
+	c.waitFor("› Exports › Customers per Region.exp")
+	c.keys("d")
+	c.waitFor("Delete /Exports/Customers per Region.exp?")
+	c.keys("y")
+	screen := c.waitFor("deleted /Exports/Customers per Region.exp")
+	if strings.Contains(screen, "  Customers per Region.exp") {
+		t.Errorf("the deleted file is still in the tree:\n%s", screen)
+	}
+
+}
