@@ -6,8 +6,9 @@ import (
 )
 
 // A file is deleted from the tree through its kind's own endpoint, against
-// the platform: asked first, then gone from the tree (issue 30: files could
-// not be deleted in the tree).
+// the platform: asked first, then gone from the tree; one that others read
+// from is refused with the platform's reason, naming them (issue 30: files
+// could not be deleted in the tree).
 func TestDeleteFilesFromTheTree(t *testing.T) {
 	c := startConsole(t, consoleOpts{width: 120, height: 40})
 	c.waitFor("Exports/")
@@ -27,4 +28,21 @@ func TestDeleteFilesFromTheTree(t *testing.T) {
 		t.Errorf("the deleted file is still in the tree:\n%s", screen)
 	}
 
+	// One that others read from: the platform's refusal, with what reads it.
+	c.keys(":")
+	c.typeText("cd /Analytics")
+	c.keys("enter")
+	c.waitFor("at /Analytics")
+	c.keys("l")
+	c.waitFor("Sales by Region.wbk")
+	c.keys("/")
+	c.typeText("Sales by Region.wbk")
+	c.keys("enter", "G")
+	c.waitFor("› Analytics › Sales by Region.wbk")
+	c.keys("d")
+	c.waitFor("Delete /Analytics/Sales by Region.wbk?")
+	c.keys("y")
+	c.waitFor("the server refused (409)")
+	c.keys("L")
+	c.waitFor("/Exports/Sales by Region.exp")
 }
