@@ -5,6 +5,9 @@ import (
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/dapconsole/dapconsole/server/store"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // TestServedDirsSharedWithAnother: a connection's directory is shared when
@@ -80,6 +83,35 @@ func TestServedDirsAgreeWithEveryPair(t *testing.T) {
 			if got := served.sharedWithAnother(dir); got != want {
 				t.Fatalf("%q among %q: shared %v, want %v", dir, served, got, want)
 			}
+		}
+	}
+}
+
+// TestEveryPasswordCheckCostsAtLeastTheDecoy is the reproduction: a demo
+// account's hash has bcrypt's minimum cost (4), the decoy of an unknown
+// name cost 10, so a wrong password answered 64 times faster for a demo
+// name than for an unknown one. Weighed in bcrypt rounds (2^cost), every
+// check of a known name costs at least the decoy's.
+func TestEveryPasswordCheckCostsAtLeastTheDecoy(t *testing.T) {
+	var rounds int
+	compareHash = func(hash, password []byte) error {
+		cost, _ := bcrypt.Cost(hash)
+		rounds += 1 << cost
+		return bcrypt.CompareHashAndPassword(hash, password)
+	}
+	defer func() { compareHash = bcrypt.CompareHashAndPassword }()
+	cheap, err := bcrypt.GenerateFromPassword([]byte("viewer"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newAuthCache()
+	c.spend("guess")
+	unknown := rounds
+	for _, password := range []string{"guess", "viewer"} {
+		rounds = 0
+		c.verify(store.User{Name: "viewer", PasswordHash: string(cheap)}, password)
+		if rounds < unknown {
+			t.Errorf("checking %q against a demo hash costs %d rounds, an unknown name %d", password, rounds, unknown)
 		}
 	}
 }

@@ -142,3 +142,20 @@ func TestBackupIDsAreASet(t *testing.T) {
 	p.wantFailure(p.call("viewer", http.MethodPost, backupURL("/Data/ImportJobs"), model.BackupSelection{IDs: distinct}),
 		http.StatusBadRequest, "at most 1000")
 }
+
+// TestHiddenPlusNameAnswersAsAMissingOne is the reproduction: a "+" in a
+// path falls back to a space only when the path is missing, so with "Q R"
+// visible, "Q+R" answered 404 when a hidden "Q+R" existed and "Q R" when
+// it did not: an existence test.
+func TestHiddenPlusNameAnswersAsAMissingOne(t *testing.T) {
+	_, p := demo(t)
+	p.want(p.call("viewer", http.MethodPost, foldersPath("/Users/viewer"), model.FolderName{Name: "Q R"}), http.StatusCreated, nil)
+	var missing, hidden model.Folder
+	p.want(p.call("viewer", http.MethodGet, foldersPath("/Users/viewer/Q+R"), nil), http.StatusOK, &missing)
+	p.want(p.call("admin", http.MethodPost, foldersPath("/Users/viewer"), model.FolderName{Name: "Q+R"}), http.StatusCreated, nil)
+	p.want(p.call("admin", http.MethodPut, foldersPath("/Users/viewer/Q+R")+"/permission/others", model.OthersPermission{}), http.StatusOK, nil)
+	p.want(p.call("viewer", http.MethodGet, foldersPath("/Users/viewer/Q+R"), nil), http.StatusOK, &hidden)
+	if hidden.UUID != missing.UUID || hidden.Name != "Q R" {
+		t.Fatalf("with a hidden Q+R the viewer reads %+v, without it %+v", hidden, missing)
+	}
+}
