@@ -27,6 +27,9 @@ type Field struct {
 	// they are offered as a pick list as the field is typed, and a value
 	// outside them is refused with "unknown <Label>" before the submit.
 	Choices []string
+	// Suggested makes Choices suggestions only: a value outside them is
+	// taken too (a file picker's names, where any path may be typed).
+	Suggested bool
 }
 
 // Values is what a submitted form holds.
@@ -197,7 +200,7 @@ func (f *Form) trySubmit() (common.Dialog, tea.Cmd) {
 	for i, fl := range f.fields {
 		if in, isText := f.inputs[i]; isText {
 			v.texts[fl.Name] = strings.TrimSpace(in.Value())
-			if pick := f.pickers[i]; pick != nil && !pick.Known(v.texts[fl.Name]) {
+			if pick := f.pickers[i]; pick != nil && !fl.Suggested && !pick.Known(v.texts[fl.Name]) {
 				f.problem = fmt.Sprintf("unknown %s %q: choose one from the list", fl.Label, v.texts[fl.Name])
 				return f, nil
 			}

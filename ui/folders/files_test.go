@@ -361,7 +361,7 @@ func TestRestoreIntoANewPath(t *testing.T) {
 		t.Run(tc.into, func(t *testing.T) {
 			p := paneWithFiles(t, false)
 			uitest.Press(p, "left")
-			d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "R"))).Dialog
+			d := openForm(t, p, "R")
 			d.SetSize(100, 30)
 			d = uitest.Type(d, zip)
 			d, _ = d.Update(uitest.Key("tab"))

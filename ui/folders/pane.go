@@ -61,6 +61,7 @@ type Pane struct {
 	lastBackup   string                  // offered to restore: the file the latest backup wrote or restore read
 	restoreFlags api.RestoreFlags        // the flags of the latest restore, offered again
 	backupFlags  api.BackupFlags         // the flags of the latest backup, offered again
+	zips         []string                // the ZIP files the restore form's picker offers
 
 	// gen counts changes: every Update and SetSize may change the screen,
 	// so each starts a new generation; View reuses its last frame within one.

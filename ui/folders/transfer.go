@@ -162,7 +162,7 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 	if n.isFile() {
 		n = n.parent
 	}
-	fields := []dialog.Field{{Name: "file", Label: "ZIP file", Text: true, Value: p.lastBackup},
+	fields := []dialog.Field{{Name: "file", Label: "ZIP file", Text: true, Value: p.lastBackup, Choices: p.zips, Suggested: true},
 		{Name: "into", Label: "into folder", Text: true, Value: n.path()}}
 	for _, f := range api.AllRestoreFlags() {
 		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String(), On: p.restoreFlags&f != 0})
@@ -206,6 +206,32 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 		}))
 }
 
+// zipsMsg lists the ZIP files of the directory backups go to by default.
+type zipsMsg struct {
+	names []string
+	node  *node
+}
+
+// listZips reads, off the loop, the ZIP files of the directory a relative
+// path names (the working directory, or over SSH the session's own files
+// directory), then opens the restore form on n with them as its picker.
+func (p *Pane) listZips(n *node) tea.Cmd {
+	files := p.ctx.Files
+	return common.StartTask("listing the ZIP files", common.Quick, func(context.Context) tea.Msg {
+		var names []string
+		if dir, err := files.Open("."); err == nil {
+			entries, _ := dir.ReadDir(-1)
+			dir.Close()
+			for _, e := range entries {
+				if !e.IsDir() && strings.HasSuffix(strings.ToLower(e.Name()), ".zip") {
+					names = append(names, "./"+e.Name())
+				}
+			}
+		}
+		return zipsMsg{names: names, node: n}
+	})
+}
+
 // updateTransfers starts transfers the forms asked for and follows their end.
 func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -217,6 +243,9 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 		return p.startRestore(msg)
 	case transferProgress:
 		return p.gotProgress(msg)
+	case zipsMsg:
+		p.zips = msg.names
+		return p.openRestore(msg.node)
 	case showTransferMsg:
 		return p.showTransfer()
 	case transferDone:

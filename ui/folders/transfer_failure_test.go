@@ -2,6 +2,8 @@ package folders
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -64,9 +66,50 @@ func TestTransferFormsRememberAndSayOneFolder(t *testing.T) {
 	if view := ansi.Strip(d.View()); !strings.Contains(view, "[x] "+flag.String()) {
 		t.Errorf("the backup form forgot %s:\n%s", flag, view)
 	}
-	d = uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, "R"))).Dialog
+	d = openForm(t, p, "R")
 	d.SetSize(100, 30)
 	if view := ansi.Strip(d.View()); strings.Contains(view, "Restore into") {
 		t.Errorf("the restore form's title names a folder:\n%s", view)
+	}
+}
+
+// openForm presses key and returns the dialog it opens: the restore form
+// after its task has listed the ZIP files for the picker.
+func openForm(t *testing.T, p *Pane, key string) common.Dialog {
+	t.Helper()
+	msgs := uitest.Expand(uitest.Press(p, key))
+	if len(msgs) == 1 {
+		if z, ok := msgs[0].(zipsMsg); ok {
+			_, cmd := p.Update(z)
+			msgs = uitest.Expand(cmd)
+		}
+	}
+	return uitest.Only[common.OpenDialogMsg](t, msgs).Dialog
+}
+
+// The restore form offers the ZIP files of the directory backups go to by
+// default (over SSH, the session's own files directory) as a pick list, and
+// takes any other path typed too (issue 30: the restore form had no file
+// picker).
+func TestRestoreFormPicksAZip(t *testing.T) {
+	p := paneWithFiles(t, false)
+	dir := t.TempDir()
+	for _, name := range []string{"Data.zip", "notes.txt", "Exports-2026.zip"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	p.ctx.Files = root // as a console served over SSH has it
+	d := openForm(t, p, "R")
+	d.SetSize(100, 30)
+	d, _ = d.Update(uitest.Key("ctrl+u"))
+	d = uitest.Type(d, "./E")
+	if view := ansi.Strip(d.View()); !strings.Contains(view, "./Exports-2026.zip") || strings.Contains(view, "notes.txt") {
+		t.Errorf("the picker does not offer the ZIP files:\n%s", view)
 	}
 }

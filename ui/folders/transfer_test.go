@@ -58,7 +58,7 @@ func TestTransferFormsCheckTheDiskInATask(t *testing.T) {
 			disk := &statCounter{}
 			p.ctx.Files = disk
 			uitest.Press(p, "left")
-			d := uitest.Only[common.OpenDialogMsg](t, uitest.Expand(uitest.Press(p, tt.key))).Dialog
+			d := openForm(t, p, tt.key)
 			d.SetSize(100, 30)
 			d, _ = d.Update(uitest.Key("ctrl+u"))
 			d = uitest.Type(d, tt.file)
