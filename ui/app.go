@@ -233,7 +233,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.broadcast(msg)
 }
 
-// routeTerminal takes what the terminal sends and what the status line and help show.
+// routeTerminal takes what the terminal sends and what the status line,
+// the header's transfer progress and help show.
 func (m *Model) routeTerminal(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -256,6 +257,9 @@ func (m *Model) routeTerminal(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		m.messages.add(m.ctx.Now(), msg)
 		return m.status.set(msg), true
+	case common.TransferProgressMsg:
+		m.tasks.progress(msg)
+		return nil, true
 	case statusExpiredMsg:
 		m.status.expire(msg)
 		return nil, true
@@ -274,9 +278,6 @@ func (m *Model) routeTasks(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case common.TaskStartedMsg:
 		return m.tasks.start(msg, m.ctx.Now(), m.spinner.Tick), true
-	case common.TransferProgressMsg:
-		m.tasks.progress(msg)
-		return nil, true
 	case common.TaskDoneMsg:
 		m.tasks.done(msg.ID)
 		if m.quitting {
