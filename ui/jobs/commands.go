@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -58,15 +59,19 @@ func refCommand(name string, build func(ref string) tea.Msg) func(string) tea.Cm
 	}
 }
 
-// parseInterval reads "5s", "500ms", a bare number of seconds, or 0.
+// parseInterval reads "5s", "500ms", a bare number of seconds, or 0; a
+// duration under the floor (intervals[0]) is refused.
 func parseInterval(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseFloat(s, 64); err == nil && n >= 0 {
-		return time.Duration(n * float64(time.Second)), nil
-	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
+	if n, nerr := strconv.ParseFloat(s, 64); nerr == nil && n >= 0 {
+		d, err = time.Duration(n*float64(time.Second)), nil
+	}
+	switch {
+	case err != nil || d < 0:
 		return 0, errInterval(s)
+	case d > 0 && d < intervals[0]:
+		return 0, fmt.Errorf("%q is shorter than %s, the shortest poll interval", s, shortDuration(intervals[0]))
 	}
 	return d, nil
 }

@@ -28,7 +28,8 @@ const (
 	maxStatusReads = 64
 )
 
-// intervals are the steps the faster and slower keys walk.
+// intervals are the steps the faster and slower keys walk; the first is
+// the shortest interval polling takes, whichever way it is set.
 var intervals = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second,
 	5 * time.Second, 10 * time.Second, 30 * time.Second, time.Minute}
 
@@ -384,6 +385,11 @@ func (p *Pane) togglePolling() tea.Cmd {
 
 // setEvery changes the interval and polls at once with it; 0 is off.
 func (p *Pane) setEvery(every time.Duration) tea.Cmd {
+	if every > 0 && every < intervals[0] {
+		// The floor of every way to set it: :interval 1ms made the console
+		// (one per SSH user) hammer the platform.
+		every = intervals[0]
+	}
 	p.polling.every = max(0, every)
 	p.polling.paused = false
 	if every <= 0 {
