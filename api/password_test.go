@@ -66,7 +66,7 @@ func TestPasswordNeverShown(t *testing.T) {
 	t.Run("formatting the client", func(t *testing.T) {
 		for _, text := range []string{
 			client.String(), fmt.Sprint(client), fmt.Sprintf("%v", client), fmt.Sprintf("%+v", client), fmt.Sprintf("%#v", client),
-			fmt.Sprintf("%v", *client), fmt.Sprintf("%+v", *client), fmt.Sprintf("%#v", *client), fmt.Sprintf("%s", client),
+			fmt.Sprintf("%v", *client), fmt.Sprintf("%+v", *client), fmt.Sprintf("%#v", *client), fmt.Sprint(client),
 		} {
 			if strings.Contains(text, secretPassword) {
 				t.Errorf("formatted client shows the password: %s", text)

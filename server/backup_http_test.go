@@ -549,7 +549,12 @@ func TestRestoreRequestChecks(t *testing.T) {
 	p.wantFailure(p.upload("admin", restoreURL("/R", "overwrite=false"), "application/zip", body), http.StatusBadRequest, "flags take no value")
 	p.wantFailure(p.call("admin", http.MethodGet, backupURL("/Data", "includeOwner=0"), nil), http.StatusBadRequest, "flags take no value")
 	p.want(p.call("admin", http.MethodGet, backupURL("/Data", "includeOwner=true", "includeSharing="), nil), http.StatusOK, nil)
-	p.upload("admin", restoreURL("/R"), "application/zip; charset=binary", body)
+	// A parameter on the media type is no reason to refuse: the restore is made.
+	var res model.RestoreResult
+	p.want(p.upload("admin", restoreURL("/R"), "application/zip; charset=binary", body), http.StatusOK, &res)
+	if !slices.Contains(res.Restored, "/R/Warehouse.dst") {
+		t.Errorf("restore with a charset parameter: %+v", res)
+	}
 }
 
 // TestRestoreRefusesHostileArchives sends each archive of the hostile corpus:

@@ -199,9 +199,6 @@ func (c *console) keys(names ...string) {
 // typeText types text into whatever has the focus.
 func (c *console) typeText(s string) { c.tm.Type(s) }
 
-// resize sends a new terminal size.
-func (c *console) resize(w, h int) { c.tm.Send(tea.WindowSizeMsg{Width: w, Height: h}) }
-
 // packageDir is where the test binary started: golden files are under its
 // testdata, also for a test that has moved into a directory of its own.
 var packageDir, _ = os.Getwd()

@@ -321,7 +321,7 @@ func readZip64Extra(extra []byte, r *record, needUSize, needCSize, needOffset bo
 		}
 		if needOffset {
 			var offset uint64
-			if offset, field, needOffset = take64(field); needOffset {
+			if offset, _, needOffset = take64(field); needOffset {
 				return errFormat
 			}
 			r.offset = int64(offset)

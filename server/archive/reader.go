@@ -387,7 +387,7 @@ func checkName(raw string) error {
 		seg, rest, more = strings.Cut(rest, "/")
 		switch seg {
 		case "..":
-			return fmt.Errorf("%w: entry name %q climbs out with ..", ErrInvalid, raw)
+			return fmt.Errorf("%w: entry name %q climbs out with \"..\"", ErrInvalid, raw)
 		case "", ".":
 			return fmt.Errorf("%w: entry name %q has an empty or . segment", ErrInvalid, raw)
 		}
@@ -494,17 +494,17 @@ func (a *Archive) checkBodies(in Inspector, files int, metadata *record, inspect
 		wg.Go(func() {
 			r := newBodyReader(a.src)
 			for k := first; k <= files && !failed.Load(); k += workers {
-				var body []byte
 				var err error
 				switch {
 				case k == files && metadata != nil:
-					body, err = r.read(metadata, MetadataName, false)
+					_, err = r.read(metadata, MetadataName, false)
 				case k < files:
 					e := in.Entry(k)
 					if e.header <= 0 { // a folder only the paths below it imply
 						break
 					}
 					keep := inspect && !e.IsFolder()
+					var body []byte
 					if body, err = r.readEntry(e, keep); err == nil && keep {
 						err = in.Inspect(k, body)
 					}

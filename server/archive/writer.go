@@ -20,13 +20,19 @@ import (
 // times, and a fixed one makes two backups of the same tree byte-identical.
 var entryTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// msDOSDate and msDOSTime are entryTime as a ZIP header's MS-DOS date and time.
+const (
+	msDOSDate = (2000-1980)<<9 | 1<<5 | 1
+	msDOSTime = 0
+)
+
 // stampRaw gives a header for CreateRaw what CreateHeader gives its own:
 // CreateRaw writes the header as it is, so without this every file entry
 // said it was modified on day 0 of month 0 of 1980 (unzip -l: 1980-00-00)
 // by zip version 0.0.
 func stampRaw(h *zip.FileHeader) {
-	h.ModifiedDate = uint16((entryTime.Year()-1980)<<9 | int(entryTime.Month())<<5 | entryTime.Day())
-	h.ModifiedTime = uint16(entryTime.Hour()<<11 | entryTime.Minute()<<5 | entryTime.Second()/2)
+	//lint:ignore SA1019 CreateRaw writes these fields as given; it makes none of them from Modified
+	h.ModifiedDate, h.ModifiedTime = msDOSDate, msDOSTime
 	h.ReaderVersion = zipVersion20
 	h.CreatorVersion = h.CreatorVersion&0xff00 | zipVersion20
 	h.Extra = entryTimeExtra

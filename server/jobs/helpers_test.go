@@ -130,8 +130,7 @@ type fixture struct {
 	dbConn File
 	limit  int
 	// caps, when set, replaces the engine's per-user, workbook and query caps.
-	caps    Config
-	closeMu sync.Mutex
+	caps Config
 }
 
 func newFixture(t testing.TB, limit int) *fixture {

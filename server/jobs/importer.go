@@ -186,7 +186,7 @@ func (e *Engine) importData(r *run, previewOnly bool) (result, error) {
 	case strings.HasPrefix(connURL, "jdbc:sqlite:"):
 		err = e.readSQLite(r, *conn, sink)
 	default:
-		err = fmt.Errorf("connection %s: URL %q is neither file:/// nor jdbc:sqlite:", conn.Path, connURL)
+		err = fmt.Errorf("connection %s: URL %q is neither a file:/// nor a jdbc:sqlite: URL", conn.Path, connURL)
 	}
 	if errors.Is(err, errEnough) {
 		err = nil

@@ -147,7 +147,7 @@ func (e *Engine) sqliteConnectionPath(conn File) (string, error) {
 	raw := conn.Config.Property("key.connectionUrl")
 	path, ok := LocalPath(raw)
 	if !ok || !strings.HasPrefix(raw, "jdbc:sqlite:") {
-		return "", fmt.Errorf("connection %s: %q is neither file:/// nor jdbc:sqlite:", conn.Path, raw)
+		return "", fmt.Errorf("connection %s: %q is neither a file:/// nor a jdbc:sqlite: URL", conn.Path, raw)
 	}
 	real, err := e.confine(path)
 	if err != nil {

@@ -130,7 +130,7 @@ func buildConnection(kind newKind, v dialog.Values, seal func(string) string) (m
 	case !strings.HasPrefix(folder, "/"):
 		return model.Connection{}, errors.New("folder: a path from the root, like " + defaultFolder)
 	case kind == kindJDBC && !strings.HasPrefix(url, "jdbc:"):
-		return model.Connection{}, errors.New("URL: a JDBC URL starts with jdbc:")
+		return model.Connection{}, errors.New(`URL: a JDBC URL starts with "jdbc:"`)
 	case kind == kindFileSystem && !strings.Contains(url, "://"):
 		return model.Connection{}, errors.New("URL: a file system URL looks like file:///path/ or hdfs://host/path")
 	}

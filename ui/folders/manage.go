@@ -62,7 +62,7 @@ func checkFolderName(name string) error {
 	case name == "":
 		return errors.New("give the folder a name")
 	case name == "." || name == ".." || strings.ContainsAny(name, "/\x00"):
-		return fmt.Errorf("%q: a folder name has no slash and is not . or ..", name)
+		return fmt.Errorf("%q: a folder name has no slash and is neither \".\" nor \"..\"", name)
 	case strings.TrimSpace(name) != name:
 		return fmt.Errorf("%q: no blanks around a folder name", name)
 	}
