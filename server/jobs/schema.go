@@ -3,11 +3,13 @@ package jobs
 import (
 	"context"
 	"database/sql"
-	"fmt"
+	"errors"
+
+	"github.com/dapconsole/dapconsole/server/store"
 )
 
-// migrations are applied in order, each once; jobs_schema_version records
-// how many ran. Append only: an applied migration is never edited.
+// migrations are applied in order, each once (store.Migrate records how
+// many ran). Append only: an applied migration is never edited.
 var migrations = []string{
 	`CREATE TABLE job_executions (
 		id               INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -46,31 +48,24 @@ var migrations = []string{
 
 // migrate brings the engine's tables to the newest schema.
 func migrate(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS jobs_schema_version (version INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("jobs schema: %w", err)
+	steps := make([]store.Migration, len(migrations))
+	for i, script := range migrations {
+		steps[i] = store.SQLMigration(script)
 	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("jobs schema: %w", err)
+	return store.Migrate(ctx, db, store.Schema{Part: "jobs", Steps: steps, Legacy: legacyVersion})
+}
+
+// legacyVersion is where data directories made before schema_versions
+// recorded the engine's schema: a table of its own, dropped once read.
+func legacyVersion(ctx context.Context, tx *sql.Tx) (int, error) {
+	var tables int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'jobs_schema_version'`).Scan(&tables); err != nil || tables == 0 {
+		return 0, err
 	}
-	defer tx.Rollback()
 	var version int
-	err = tx.QueryRowContext(ctx, `SELECT version FROM jobs_schema_version`).Scan(&version)
-	switch {
-	case err == sql.ErrNoRows:
-		if _, err := tx.ExecContext(ctx, `INSERT INTO jobs_schema_version (version) VALUES (0)`); err != nil {
-			return fmt.Errorf("jobs schema: %w", err)
-		}
-	case err != nil:
-		return fmt.Errorf("jobs schema version: %w", err)
+	if err := tx.QueryRowContext(ctx, `SELECT version FROM jobs_schema_version`).Scan(&version); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
 	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("jobs schema migration %d: %w", i+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE jobs_schema_version SET version = ?`, len(migrations)); err != nil {
-		return fmt.Errorf("jobs schema: %w", err)
-	}
-	return tx.Commit()
+	_, err := tx.ExecContext(ctx, `DROP TABLE jobs_schema_version`)
+	return version, err
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 
 	"github.com/google/uuid"
 )
@@ -11,9 +10,9 @@ import (
 // RootID is the file id of the root folder, as on the real platform.
 const RootID = 1
 
-// migrations bring the schema from version i to i+1 (PRAGMA user_version).
+// migrations bring the store's schema from version i to i+1 (Migrate).
 // Append only: a released migration never changes.
-var migrations = []func(ctx context.Context, tx *sql.Tx) error{
+var migrations = []Migration{
 	createSchema,
 	addPeople,
 	addTagsAndVersions,
@@ -96,30 +95,18 @@ func createSchema(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-// migrate applies the migrations the database has not seen, in one transaction.
+// migrate brings the store's tables to the newest schema.
 func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	defer tx.Rollback()
+	return Migrate(ctx, s.db, Schema{Part: "store", Steps: migrations, Legacy: userVersion})
+}
+
+// userVersion is where data directories made before schema_versions
+// recorded the store's schema: PRAGMA user_version, reset once read.
+func userVersion(ctx context.Context, tx *sql.Tx) (int, error) {
 	var version int
 	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
-		return fmt.Errorf("migrate: read schema version: %w", err)
+		return 0, err
 	}
-	if version > len(migrations) {
-		return fmt.Errorf("migrate: database schema %d is newer than this program's %d", version, len(migrations))
-	}
-	for v := version; v < len(migrations); v++ {
-		if err := migrations[v](ctx, tx); err != nil {
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
-		}
-	}
-	if version == len(migrations) {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return tx.Commit()
+	_, err := tx.ExecContext(ctx, `PRAGMA user_version = 0`)
+	return version, err
 }

@@ -91,7 +91,7 @@ func Open(dir string) (*Store, error) {
 }
 
 // DB is the database, for packages that keep their own tables in it (the job
-// engine); they migrate their tables themselves.
+// engine); they migrate their tables through Migrate, as the store does.
 func (s *Store) DB() *sql.DB { return s.db }
 
 // Dir is the data directory.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,8 +128,8 @@ func TestMigrations(t *testing.T) {
 		t.Fatal("reopening made a new root")
 	}
 	var version int
-	st.DB().QueryRow(`PRAGMA user_version`).Scan(&version)
-	st.DB().Exec(`PRAGMA user_version = 999`)
+	st.DB().QueryRow(`SELECT version FROM schema_versions WHERE part = 'store'`).Scan(&version)
+	st.DB().Exec(`UPDATE schema_versions SET version = 999 WHERE part = 'store'`)
 	st.Close()
 	if version < 1 {
 		t.Fatalf("schema version %d", version)
@@ -142,6 +143,40 @@ func TestMigrations(t *testing.T) {
 	db.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
 	if mode != "wal" {
 		t.Fatalf("journal mode %q", mode)
+	}
+}
+
+// TestLegacyUserVersionIsMigrated opens a data directory made before
+// schema_versions, whose store recorded its schema in PRAGMA user_version:
+// its tree is kept, schema_versions records the version, user_version is
+// cleared.
+func TestLegacyUserVersionIsMigrated(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mkdir(t, st, "/Kept")
+	var current int
+	if err := st.DB().QueryRow(`SELECT version FROM schema_versions WHERE part = 'store'`).Scan(&current); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.DB().Exec(fmt.Sprintf(`DROP TABLE schema_versions; PRAGMA user_version = %d`, current)); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if st, err = store.Open(dir); err != nil {
+		t.Fatalf("a data directory of the PRAGMA user_version of its schema does not open: %v", err)
+	}
+	defer st.Close()
+	if _, err := st.FileByPath(context.Background(), "/Kept"); err != nil {
+		t.Errorf("the tree was not kept: %v", err)
+	}
+	var version, userVersion int
+	st.DB().QueryRow(`SELECT version FROM schema_versions WHERE part = 'store'`).Scan(&version)
+	st.DB().QueryRow(`PRAGMA user_version`).Scan(&userVersion)
+	if version != current || userVersion != 0 {
+		t.Errorf("schema_versions store %d, user_version %d; want %d and 0", version, userVersion, current)
 	}
 }
 
