@@ -2,6 +2,8 @@ package backup
 
 import (
 	"cmp"
+	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -14,8 +16,7 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/store"
-	zsqlite "zombiezen.com/go/sqlite"
-	"zombiezen.com/go/sqlite/sqlitex"
+	_ "modernc.org/sqlite" // the "sqlite" driver the index opens
 )
 
 // IndexPattern names the temporary databases in which a restore of
@@ -46,8 +47,10 @@ const (
 type entryTable struct {
 	n       int
 	pageLen int
-	linking int // entries with links
-	conn    *zsqlite.Conn
+	linking int       // entries with links
+	db      *sql.DB   // of one connection, conn
+	conn    *sql.Conn // the index's one connection, in one transaction
+	stmts   map[string]*sql.Stmt
 	file    string       // the database's file; "" for an in-memory one
 	pages   []*entryPage // by page number; nil when on disk
 	held    []int        // the pages in memory, by number
@@ -101,20 +104,25 @@ func newEntryTable(dir string, onDisk, small bool) (*entryTable, error) {
 	}
 	t.file = f.Name()
 	f.Close()
-	if t.conn, err = zsqlite.OpenConn(t.file, zsqlite.OpenReadWrite); err != nil {
+	t.stmts = map[string]*sql.Stmt{}
+	if t.db, err = sql.Open("sqlite", "file:"+t.file); err == nil {
+		t.db.SetMaxOpenConns(1)
+		t.conn, err = t.db.Conn(context.Background())
+	}
+	if err != nil {
 		t.close()
 		return nil, fmt.Errorf("restore index: %w", err)
 	}
 	// Scratch that a crash may lose: the restore starts again from the
 	// upload. One transaction for all that is written, never committed:
 	// the database is removed when the restore ends.
-	for _, sql := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA cache_size = -1024",
+	for _, q := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA cache_size = -1024",
 		"BEGIN",
 		"CREATE TABLE directory(path TEXT NOT NULL, kind TEXT NOT NULL, locator INTEGER NOT NULL)",
 		"CREATE TABLE page(n INTEGER PRIMARY KEY, entries BLOB NOT NULL)",
 		"CREATE TABLE ident(i INTEGER PRIMARY KEY, uuid TEXT, orig TEXT)"} {
 		if err == nil {
-			err = sqlitex.ExecuteTransient(t.conn, sql, nil)
+			err = t.exec(q)
 		}
 	}
 	if err != nil {
@@ -134,14 +142,17 @@ func (t *entryTable) addToDirectory(e archive.Entry) {
 // sortedDirectory calls fn with the entries addToDirectory kept, sorted by path.
 func (t *entryTable) sortedDirectory(fn func(e archive.Entry) error) error {
 	t.flush(&t.directory)
-	t.fail(sqlitex.ExecuteTransient(t.conn, "CREATE INDEX IF NOT EXISTS directory_path ON directory(path, kind, locator)", nil))
+	t.fail(t.exec("CREATE INDEX IF NOT EXISTS directory_path ON directory(path, kind, locator)"))
 	if t.err != nil {
 		return t.err
 	}
-	return sqlitex.Execute(t.conn, `SELECT path, kind, locator FROM directory ORDER BY path`, &sqlitex.ExecOptions{
-		ResultFunc: func(stmt *zsqlite.Stmt) error {
-			return fn(archive.LocatedEntry(stmt.ColumnText(0), model.Kind(stmt.ColumnText(1)), stmt.ColumnInt64(2)))
-		},
+	return t.query(`SELECT path, kind, locator FROM directory ORDER BY path`, nil, func(rows *sql.Rows) error {
+		var path, kind string
+		var locator int64
+		if err := rows.Scan(&path, &kind, &locator); err != nil {
+			return err
+		}
+		return fn(archive.LocatedEntry(path, model.Kind(kind), locator))
 	})
 }
 
@@ -149,12 +160,12 @@ func (t *entryTable) sortedDirectory(fn func(e archive.Entry) error) error {
 func (t *entryTable) findInDirectory(path string) (archive.Entry, bool, error) {
 	var e archive.Entry
 	found := false
-	err := sqlitex.Execute(t.conn, `SELECT kind, locator FROM directory WHERE path = ? LIMIT 1`, &sqlitex.ExecOptions{
-		Args: []any{path},
-		ResultFunc: func(stmt *zsqlite.Stmt) error {
-			e, found = archive.LocatedEntry(path, model.Kind(stmt.ColumnText(0)), stmt.ColumnInt64(1)), true
-			return nil
-		},
+	err := t.query(`SELECT kind, locator FROM directory WHERE path = ? LIMIT 1`, []any{path}, func(rows *sql.Rows) error {
+		var kind string
+		var locator int64
+		err := rows.Scan(&kind, &locator)
+		e, found = archive.LocatedEntry(path, model.Kind(kind), locator), err == nil
+		return err
 	})
 	return e, found, err
 }
@@ -162,7 +173,7 @@ func (t *entryTable) findInDirectory(path string) (archive.Entry, bool, error) {
 // reset empties the table, for append to fill it again.
 func (t *entryTable) reset() {
 	if t.onDisk() {
-		t.fail(sqlitex.ExecuteTransient(t.conn, "DELETE FROM page", nil))
+		t.fail(t.exec("DELETE FROM page"))
 	}
 	t.n, t.pages, t.held = 0, nil, nil
 }
@@ -181,17 +192,21 @@ func (t *entryTable) append(e archive.Entry) {
 
 // close removes the database.
 func (t *entryTable) close() error {
-	var err error
+	var errs []error
+	for _, stmt := range t.stmts {
+		errs = append(errs, stmt.Close())
+	}
 	if t.conn != nil {
-		err = t.conn.Close()
+		errs = append(errs, t.conn.Close())
+	}
+	if t.db != nil {
+		errs = append(errs, t.db.Close())
 	}
 	if t.file != "" {
-		if rmErr := os.Remove(t.file); err == nil {
-			err = rmErr
-		}
+		errs = append(errs, os.Remove(t.file))
 	}
-	t.conn, t.file, t.pages = nil, "", nil
-	return err
+	t.db, t.conn, t.stmts, t.file, t.pages = nil, nil, nil, "", nil
+	return errors.Join(errs...)
 }
 
 // at returns entry i, to read.
@@ -215,13 +230,13 @@ func (t *entryTable) page(n int) *entryPage {
 	}
 	// Of the last page, as many entries as were appended when it was written.
 	p := &entryPage{entries: make([]restoreEntry, min(t.pageLen, t.n-n*t.pageLen))}
-	err := sqlitex.Execute(t.conn, `SELECT entries FROM page WHERE n = ?`, &sqlitex.ExecOptions{
-		Args: []any{n},
-		ResultFunc: func(stmt *zsqlite.Stmt) error {
-			return decodePage(stmt.ColumnText(0), p.entries)
-		},
-	})
-	t.fail(err)
+	t.fail(t.query(`SELECT entries FROM page WHERE n = ?`, []any{n}, func(rows *sql.Rows) error {
+		var page []byte
+		if err := rows.Scan(&page); err != nil {
+			return err
+		}
+		return decodePage(string(page), p.entries)
+	}))
 	return t.use(n, p)
 }
 
@@ -249,8 +264,49 @@ func (t *entryTable) evict(n int) {
 		return
 	}
 	t.buf = encodePage(t.buf[:0], p.entries)
-	t.fail(sqlitex.Execute(t.conn, `INSERT OR REPLACE INTO page(n, entries) VALUES (?, ?)`,
-		&sqlitex.ExecOptions{Args: []any{n, t.buf}}))
+	t.fail(t.exec(`INSERT OR REPLACE INTO page(n, entries) VALUES (?, ?)`, n, t.buf))
+}
+
+// stmt returns the statement of query, prepared once on the index's
+// connection: the inserts of one length and the page reads repeat.
+func (t *entryTable) stmt(query string) (*sql.Stmt, error) {
+	if stmt, ok := t.stmts[query]; ok {
+		return stmt, nil
+	}
+	stmt, err := t.conn.PrepareContext(context.Background(), query)
+	if err == nil {
+		t.stmts[query] = stmt
+	}
+	return stmt, err
+}
+
+// exec runs a statement on the index's connection.
+func (t *entryTable) exec(query string, args ...any) error {
+	stmt, err := t.stmt(query)
+	if err == nil {
+		_, err = stmt.Exec(args...)
+	}
+	return err
+}
+
+// query calls each with every row of a query on the index's connection,
+// stopping at its first error.
+func (t *entryTable) query(query string, args []any, each func(rows *sql.Rows) error) error {
+	stmt, err := t.stmt(query)
+	if err != nil {
+		return err
+	}
+	rows, err := stmt.Query(args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := each(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func (t *entryTable) fail(err error) {
@@ -281,9 +337,9 @@ func (t *entryTable) indexIdentities() {
 		return
 	}
 	t.flush(&t.idents)
-	t.fail(sqlitex.ExecuteTransient(t.conn, "CREATE INDEX ident_uuid ON ident(uuid, i)", nil))
+	t.fail(t.exec("CREATE INDEX ident_uuid ON ident(uuid, i)"))
 	if t.linking > 0 {
-		t.fail(sqlitex.ExecuteTransient(t.conn, "CREATE INDEX ident_orig ON ident(orig, i)", nil))
+		t.fail(t.exec("CREATE INDEX ident_orig ON ident(orig, i)"))
 	}
 }
 
@@ -314,27 +370,12 @@ func (t *entryTable) flush(b *rowInserts) {
 		return
 	}
 	params := "(?" + strings.Repeat(",?", b.width-1) + ")"
-	sql := b.insert + params + strings.Repeat(","+params, rows-1)
-	stmt, err := t.conn.Prepare(sql) // prepared once a length: the connection keeps it
-	if err == nil {
-		for k, v := range b.rows {
-			switch v := v.(type) {
-			case string:
-				if v == "" {
-					stmt.BindNull(k + 1)
-				} else {
-					stmt.BindText(k+1, v)
-				}
-			case int:
-				stmt.BindInt64(k+1, int64(v))
-			case int64:
-				stmt.BindInt64(k+1, v)
-			}
+	for k, v := range b.rows {
+		if v == "" {
+			b.rows[k] = nil // NULL
 		}
-		_, err = stmt.Step()
-		err = errors.Join(err, stmt.Reset())
 	}
-	t.fail(err)
+	t.fail(t.exec(b.insert+params+strings.Repeat(","+params, rows-1), b.rows...))
 	b.rows = b.rows[:0]
 }
 
@@ -347,17 +388,14 @@ func (t *entryTable) lastWith(column, value string) int {
 		}
 		return t.few.last(t.few.byOrig, identity.origKey, value)
 	}
-	found := -1
-	t.fail(sqlitex.Execute(t.conn, `SELECT max(i) FROM ident WHERE `+column+` = ?`, &sqlitex.ExecOptions{
-		Args: []any{value},
-		ResultFunc: func(stmt *zsqlite.Stmt) error {
-			if stmt.ColumnType(0) != zsqlite.TypeNull {
-				found = stmt.ColumnInt(0)
-			}
-			return nil
-		},
+	found := sql.NullInt64{Int64: -1}
+	t.fail(t.query(`SELECT max(i) FROM ident WHERE `+column+` = ?`, []any{value}, func(rows *sql.Rows) error {
+		return rows.Scan(&found)
 	}))
-	return found
+	if !found.Valid {
+		return -1
+	}
+	return int(found.Int64)
 }
 
 // eachSharingUUID calls fn, in order, with every entry whose UUID other entries have too.
@@ -366,9 +404,15 @@ func (t *entryTable) eachSharingUUID(fn func(i int)) {
 		t.few.eachSharingUUID(fn)
 		return
 	}
-	t.fail(sqlitex.Execute(t.conn, `SELECT i FROM ident WHERE uuid IN
-		(SELECT uuid FROM ident WHERE uuid IS NOT NULL GROUP BY uuid HAVING count(*) > 1) ORDER BY i`,
-		&sqlitex.ExecOptions{ResultFunc: func(stmt *zsqlite.Stmt) error { fn(stmt.ColumnInt(0)); return nil }}))
+	t.fail(t.query(`SELECT i FROM ident WHERE uuid IN
+		(SELECT uuid FROM ident WHERE uuid IS NOT NULL GROUP BY uuid HAVING count(*) > 1) ORDER BY i`, nil, func(rows *sql.Rows) error {
+		var i int
+		err := rows.Scan(&i)
+		if err == nil {
+			fn(i)
+		}
+		return err
+	}))
 }
 
 func (id identity) uuidKey() string { return id.uuid }
