@@ -119,7 +119,7 @@ type sourceLink struct {
 }
 
 type restorer struct {
-	q       store.Queries
+	q       tree
 	root    string // the path of the folder restored into
 	user    store.User
 	opt     RestoreOptions
@@ -236,7 +236,7 @@ func forgetFindings(entries *entryTable) {
 	}
 }
 
-func newRestorer(ctx context.Context, q store.Queries, user store.User, opt RestoreOptions, a *archive.Archive, entries *entryTable) *restorer {
+func newRestorer(ctx context.Context, q tree, user store.User, opt RestoreOptions, a *archive.Archive, entries *entryTable) *restorer {
 	r := &restorer{q: q, user: user, opt: opt, archive: a, entries: entries,
 		users: map[string]int64{}, groups: map[string]int64{}, folders: map[string]store.File{},
 		inherited: map[int64]*store.Permissions{}, claimed: map[string]bool{}}
@@ -928,7 +928,7 @@ func (r *restorer) create(ctx context.Context, root store.File) error {
 	}
 	decoding := r.decodeAhead(order)
 	defer decoding.stop()
-	batch := store.NewFileBatch(r.q)
+	batch := r.q.NewFileBatch()
 	for k, i := range order {
 		if err := ctx.Err(); err != nil { // the request ended
 			return err

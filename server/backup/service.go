@@ -15,7 +15,7 @@ import (
 
 // Service backs up and restores the tree of one store.
 type Service struct {
-	store  *store.Store
+	store  database
 	spool  string
 	limits archive.Limits
 	check  func(ctx context.Context, q store.Queries, user store.User, restored iter.Seq[string]) error

@@ -135,7 +135,7 @@ type FileBatch struct {
 }
 
 // NewFileBatch returns an empty batch writing through q (a transaction's).
-func NewFileBatch(q Queries) *FileBatch {
+func (q Queries) NewFileBatch() *FileBatch {
 	return &FileBatch{q: q, files: newRowBatch(insertFiles, fileRowParams),
 		groups: newRowBatch(insertFileGroups, fileGroupParams), sources: newRowBatch(insertFileSources, fileSourceParams)}
 }

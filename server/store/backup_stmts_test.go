@@ -27,7 +27,7 @@ func TestFileBatchIDs(t *testing.T) {
 	}
 	given := map[string]int64{}
 	err = st.InTx(ctx, func(tx *Tx) error {
-		batch := NewFileBatch(tx.cached())
+		batch := tx.cached().NewFileBatch()
 		for i := range 2*batchRows + 3 {
 			row := testRow(folder, fmt.Sprintf("File %03d.dst", i))
 			if given[row.path], err = batch.add(ctx, row); err != nil {
@@ -68,7 +68,7 @@ func TestFileBatchNamesTheFailingFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := st.InTx(ctx, func(tx *Tx) error {
-		batch := NewFileBatch(tx.cached())
+		batch := tx.cached().NewFileBatch()
 		for i := range 10 {
 			if _, err := batch.add(ctx, testRow(folder, fmt.Sprintf("File %03d.dst", i))); err != nil {
 				return err

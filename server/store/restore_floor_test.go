@@ -97,7 +97,7 @@ func insertFloorRows(q Queries, rows []fileRow, batched bool) error {
 		}
 		return nil
 	}
-	batch := NewFileBatch(q)
+	batch := q.NewFileBatch()
 	for _, row := range rows {
 		if _, err := batch.add(ctx, row); err != nil {
 			return err
