@@ -34,17 +34,7 @@ func runServe(args []string) error {
 	maxQueryTime := fs.Duration("max-query-time", jobs.DefaultMaxQueryTime, "how long the SQL of one workbook run or SQLite import may run")
 	maxRunningPerUser := fs.Int("max-running-per-user", 0, "job executions of one user running at once (0: half of --max-jobs, at least 1)")
 	var fileRoots []string
-	fs.Func("file-root", "a directory file-system and SQLite connections may reach, besides DATA/files (repeatable)", func(dir string) error {
-		info, err := os.Stat(dir)
-		if err != nil {
-			return err
-		}
-		if !info.IsDir() {
-			return fmt.Errorf("%s is not a directory", dir)
-		}
-		fileRoots = append(fileRoots, dir)
-		return nil
-	})
+	fs.Func("file-root", "a directory file-system and SQLite connections may reach, besides DATA/files (repeatable)", appendDir(&fileRoots))
 	defaults := archive.DefaultLimits
 	var limits archive.Limits
 	fs.Int64Var(&limits.MaxUploadBytes, "restore-max-upload", defaults.MaxUploadBytes, "bytes a restore upload (the ZIP as sent) may hold")
@@ -62,7 +52,7 @@ func runServe(args []string) error {
 	if *dataDir == "" {
 		return errors.New("serve: --data DIR is required")
 	}
-	if limits.MaxUploadBytes <= 0 || limits.MaxTotalBytes <= 0 || limits.MaxEntryBytes <= 0 || limits.MaxEntries <= 0 || limits.MaxDepth <= 0 || limits.MaxPathBytes <= 0 {
+	if !positiveLimits(limits) {
 		return errors.New("serve: the --restore-max-* caps must be positive")
 	}
 	if *maxRunsPerUser <= 0 || *maxWorkbookBytes <= 0 || *maxQueryTime <= 0 || *maxRunningPerUser < 0 {
@@ -90,6 +80,27 @@ func runServe(args []string) error {
 		return fmt.Errorf("serve: shutdown: %w", err)
 	}
 	return nil
+}
+
+// appendDir is a flag's setter that adds an existing directory to dirs.
+func appendDir(dirs *[]string) func(string) error {
+	return func(dir string) error {
+		info, err := os.Stat(dir)
+		if err != nil {
+			return err
+		}
+		if !info.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		*dirs = append(*dirs, dir)
+		return nil
+	}
+}
+
+// positiveLimits says whether every restore cap is above zero: a zero or
+// negative cap would refuse every archive.
+func positiveLimits(l archive.Limits) bool {
+	return l.MaxUploadBytes > 0 && l.MaxTotalBytes > 0 && l.MaxEntryBytes > 0 && l.MaxEntries > 0 && l.MaxDepth > 0 && l.MaxPathBytes > 0
 }
 
 // runEncrypt prints the SECURE:<n>:<s> form of a value, sealed with the key

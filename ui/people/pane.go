@@ -167,31 +167,7 @@ func (p *Pane) build() {
 	if c := p.cursor[s]; c < len(p.rows) {
 		selected = p.rows[c].name
 	}
-	var all []row
-	switch s {
-	case users:
-		for _, u := range p.users {
-			enabled := "yes"
-			if !u.Enabled {
-				enabled = "no"
-			}
-			all = append(all, row{u.Username, []string{u.Username, enabled, u.Email, strings.Join(u.Groups, ", "), strings.Join(u.Roles, ", ")}})
-		}
-	case groups:
-		for _, g := range p.groups {
-			all = append(all, row{g.Name, []string{g.Name, strings.Join(p.membersOf(g.Name), ", ")}})
-		}
-	case roles:
-		for _, r := range p.roles {
-			n := 0
-			for _, u := range p.users {
-				if slices.Contains(u.Roles, r.Name) {
-					n++
-				}
-			}
-			all = append(all, row{r.Name, []string{r.Name, strings.Join(r.Capabilities, ", "), common.Plural(n, "user")}})
-		}
-	}
+	all := p.allRows()
 	needle := common.ParseNeedle(p.filters[s])
 	p.rows = p.rows[:0]
 	for _, r := range all {
@@ -218,6 +194,42 @@ func (p *Pane) build() {
 		}
 	}
 	p.scroll()
+}
+
+// allRows are every row of the section shown, before the filter: one per
+// user, group or role read.
+func (p *Pane) allRows() []row {
+	var all []row
+	switch p.section {
+	case users:
+		for _, u := range p.users {
+			enabled := "yes"
+			if !u.Enabled {
+				enabled = "no"
+			}
+			all = append(all, row{u.Username, []string{u.Username, enabled, u.Email, strings.Join(u.Groups, ", "), strings.Join(u.Roles, ", ")}})
+		}
+	case groups:
+		for _, g := range p.groups {
+			all = append(all, row{g.Name, []string{g.Name, strings.Join(p.membersOf(g.Name), ", ")}})
+		}
+	case roles:
+		for _, r := range p.roles {
+			all = append(all, row{r.Name, []string{r.Name, strings.Join(r.Capabilities, ", "), common.Plural(p.usersWithRole(r.Name), "user")}})
+		}
+	}
+	return all
+}
+
+// usersWithRole counts the users holding a role.
+func (p *Pane) usersWithRole(role string) int {
+	n := 0
+	for _, u := range p.users {
+		if slices.Contains(u.Roles, role) {
+			n++
+		}
+	}
+	return n
 }
 
 // membersOf are the users in a group, by name.
