@@ -390,7 +390,7 @@ func Compute(archive *zip.Reader, target *Target, opt Options) (Plan, error) {
 			e.file.Action, e.file.Reason = Refuse, "still used by "+listed(target.readers[e.target])+
 				" (a configuration others read from is not overwritten)"
 			if l.body.sameAs(e.body) {
-				e.file.Reason += "; it is unchanged: --skip-unchanged leaves it out"
+				e.file.Reason += "; it is unchanged: sending only what changed (--skip-unchanged) leaves it out"
 			}
 		case l.body.sameAs(e.body):
 			e.file.Action = Unchanged

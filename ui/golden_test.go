@@ -102,7 +102,7 @@ func TestGolden(t *testing.T) {
 		{"RestoreDialog", consoleOpts{}, func(c *console) string {
 			c.waitFor("Exports/")
 			c.keys("j", "j", "j", "R")
-			return c.waitFor("start restore")
+			return c.waitFor("plan the restore")
 		}},
 		{"QuitWhileTransferConfirm", consoleOpts{}, func(c *console) string {
 			c.waitFor("Exports/")

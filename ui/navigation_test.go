@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // TestCdRelativeAndTabCompletion: `:cd` resolves a relative path against
@@ -55,34 +58,67 @@ func TestRestoreFormRemembers(t *testing.T) {
 	c.keys("y")
 	c.waitFor("restored")
 	c.keys("enter", "R")
-	screen := c.waitFor("start restore")
+	screen := c.waitFor("plan the restore")
 	if !strings.Contains(screen, dir+"/Data.zip") || !strings.Contains(screen, "[x] overwrite") {
 		t.Errorf("the restore form forgot the archive or the flags:\n%s", screen)
 	}
 }
 
-// TestRestoreWithOverwriteAsksFirst: a restore that overwrites asks, in a
-// box that cannot be missed, before anything is sent; n sends nothing.
+// TestRestoreWithOverwriteAsksFirst: a restore that overwrites shows its
+// plan, in a box that cannot be missed, before anything is sent. Onto the
+// folder it was backed up from, the plan names the refusal the platform
+// would give (its connections are in use) and n sends nothing; sending only
+// what changed (x) restores the one connection changed since the backup
+// (issue 29). The platform is asked what it holds, not the screen.
 func TestRestoreWithOverwriteAsksFirst(t *testing.T) {
-	dir := homeOfOwn(t)
-	c := startConsole(t, consoleOpts{width: 100, height: 30})
+	homeOfOwn(t)
+	var writes servertest.WriteRecorder
+	c := startConsole(t, consoleOpts{width: 100, height: 30, wrap: writes.Wrap})
 	c.backupDataToHome()
 	c.waitFor("backup written to")
-	c.keys("enter", "R")
-	c.waitFor("start restore")
-	c.keys("down", "down", "space", "enter")
-	c.waitFor("Restore with overwrite?")
-	c.keys("n")
-	screen := c.waitFor("Exports/")
-	if strings.Contains(screen, "restored") {
-		t.Errorf("n restored:\n%s", screen)
+	ctx := context.Background()
+	conn, err := c.client.Connection(ctx, 4)
+	if err != nil {
+		t.Fatal(err)
 	}
-	c.keys("R")
-	c.waitFor("start restore")
-	c.keys("down", "down", "space", "enter")
+	was := conn.File.Description
+	conn.File.Description = "changed since the backup"
+	if err := c.client.UpdateConnection(ctx, 4, conn); err != nil {
+		t.Fatal(err)
+	}
+	before := len(writes.Writes())
+
+	c.keys("enter", "R")
+	c.waitFor("plan the restore")
+	c.keys("down", "down", "space", "enter") // overwrite on
 	c.waitFor("Restore with overwrite?")
+	screen := c.waitFor("would refuse this restore")
+	if !strings.Contains(screen, "still used by") {
+		t.Errorf("the plan does not say why:\n%s", screen)
+	}
+	c.keys("n")
+	c.waitFor("nothing was sent")
+	if w := writes.Writes(); len(w) != before {
+		t.Fatalf("a cancelled plan sent %v", w[before:])
+	}
+	if conn, _ = c.client.Connection(ctx, 4); conn.File.Description != "changed since the backup" {
+		t.Fatalf("a cancelled plan changed the connection: %q", conn.File.Description)
+	}
+
+	c.keys("R")
+	c.waitFor("[x] overwrite") // remembered
+	c.keys("enter")
+	c.waitFor("would refuse this restore")
+	c.keys("x")
+	screen = c.waitFor("sends only what changed")
+	if !strings.Contains(screen, "1 replace") || !strings.Contains(screen, "MYSQL_QA1.dst") {
+		t.Errorf("the plan of what changed:\n%s", screen)
+	}
 	c.keys("y")
-	c.waitFor("← " + dir) // the restore went out (the server then judges it)
+	c.waitFor("restored")
+	if conn, _ = c.client.Connection(ctx, 4); conn.File.Description != was {
+		t.Errorf("description %q after the restore, want %q", conn.File.Description, was)
+	}
 }
 
 // backupDataToHome backs /Data up from the tree into ~/Data.zip.

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // byteCounts matches sizes as the transfer dialog writes them, with the
@@ -25,15 +27,17 @@ func withoutByteCounts(screen string) string {
 }
 
 // TestGoldenBackupThenRestore takes a backup of /Data from the tree into the
-// default local file, restores it into /Exports, then restores it again
-// without overwrite and shows the server's refusal. The archive is a path
-// relative to a directory of the test's own, so the screens do not show
-// where the temporary directories are (TMPDIR).
+// default local file, restores it into /Exports after its plan, then plans
+// it again without overwrite: the plan shows the refusals the platform
+// would give, and y sends nothing (the platform sees no write). The archive
+// is a path relative to a directory of the test's own, so the screens do
+// not show where the test ran.
 func TestGoldenBackupThenRestore(t *testing.T) {
 	t.Chdir(t.TempDir())
 	const file = "Data.zip"
 	normalize := withoutByteCounts
-	c := startConsole(t, consoleOpts{})
+	var writes servertest.WriteRecorder
+	c := startConsole(t, consoleOpts{wrap: writes.Wrap})
 	c.waitFor("Exports/")
 
 	c.keys("j", "j", "j", "b")
@@ -63,6 +67,15 @@ func TestGoldenBackupThenRestore(t *testing.T) {
 	c.keys("R")
 	c.waitFor(file) // the restore form offers the last backup
 	c.keys("enter")
+	t.Run("RestorePlan", func(t *testing.T) {
+		c.t = t
+		c.golden(c.waitFor("the platform would take this restore"))
+	})
+	c.t = t
+	if w := writes.Writes(); len(w) != 0 {
+		t.Fatalf("the plan wrote: %v", w)
+	}
+	c.keys("y")
 	t.Run("RestoreDone", func(t *testing.T) {
 		c.t = t
 		c.golden(normalize(c.waitForCount("restored 14 files", 2)))
@@ -70,10 +83,19 @@ func TestGoldenBackupThenRestore(t *testing.T) {
 	c.t = t
 
 	c.keys("enter", "R")
-	c.waitFor("start restore")
+	c.waitFor("plan the restore")
+	sent := len(writes.Writes())
 	c.keys("enter")
-	t.Run("RestoreConflict", func(t *testing.T) {
+	t.Run("RestoreRefusedPlan", func(t *testing.T) {
 		c.t = t
-		c.golden(normalize(c.waitForCount("restore refused", 2)))
+		c.golden(c.waitFor("would refuse this restore"))
 	})
+	c.t = t
+	c.keys("y")
+	c.waitFor("the platform would refuse this restore (see")
+	c.keys("n")
+	c.waitFor("nothing was sent")
+	if w := writes.Writes(); len(w) != sent {
+		t.Errorf("a refused plan sent %v", w[sent:])
+	}
 }

@@ -40,8 +40,10 @@ type KeyMap struct {
 	PollFaster, PollSlower                                                 key.Binding
 	PollPause, PollOff                                                     key.Binding
 
-	// Dialogs and forms.
+	// Dialogs and forms. Yes and No answer a dialog that asks (a
+	// restore's plan, a copy's): y sends, n sends nothing.
 	Confirm, NextField, PrevField key.Binding
+	Yes, No                       key.Binding
 
 	// The connections pane: hide system connections, details, and the
 	// depth of the dependency graph (it sorts with SortBy and SortReverse).
@@ -123,6 +125,8 @@ func DefaultKeyMap() *KeyMap {
 		Confirm:   b([]string{"enter"}, "enter", "confirm"),
 		NextField: b([]string{"tab", "down"}, "tab/↓", "next field"),
 		PrevField: b([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
+		Yes:       b([]string{"y", "Y"}, "y", "yes"),
+		No:        b([]string{"n", "N"}, "n", "no"),
 
 		HideSystem: b([]string{"."}, ".", "hide system"),
 		Details:    b([]string{"i"}, "i", "details"),

@@ -376,7 +376,7 @@ func TestRestoreIntoANewPath(t *testing.T) {
 				}
 				return
 			}
-			req := uitest.Only[restoreRequest](t, msgs)
+			req := uitest.Only[planRestoreMsg](t, msgs).req
 			if req.path != tc.wantPath || (req.folderID != 0) != tc.wantID {
 				t.Fatalf("restore %+v", req)
 			}

@@ -56,12 +56,13 @@ type Pane struct {
 
 	people people // for the owner and group pick lists
 
-	lastTransfer int                     // id of the latest backup or restore
-	transfers    map[int]*transferDialog // the running ones, by id
-	lastBackup   string                  // offered to restore: the file the latest backup wrote or restore read
-	restoreFlags api.RestoreFlags        // the flags of the latest restore, offered again
-	backupFlags  api.BackupFlags         // the flags of the latest backup, offered again
-	zips         []string                // the ZIP files the restore form's picker offers
+	lastTransfer  int                     // id of the latest backup or restore
+	transfers     map[int]*transferDialog // the running ones, by id
+	lastBackup    string                  // offered to restore: the file the latest backup wrote or restore read
+	restoreFlags  api.RestoreFlags        // the flags of the latest restore, offered again
+	skipUnchanged bool                    // the latest restore's "send only what changed", offered again
+	backupFlags   api.BackupFlags         // the flags of the latest backup, offered again
+	zips          []string                // the ZIP files the restore form's picker offers
 
 	// gen counts changes: every Update and SetSize may change the screen,
 	// so each starts a new generation; View reuses its last frame within one.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/restoreplan"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/dialog"
 )
@@ -37,6 +39,11 @@ type restoreRequest struct {
 	path     string
 	flags    api.RestoreFlags
 	file     string
+	// skipUnchanged sends only what changed: the archive without the files
+	// the plan found unchanged (plan and target, set once it is planned).
+	skipUnchanged bool
+	plan          *restoreplan.Plan
+	target        *restoreplan.Target
 }
 
 // transferProgress reports bytes moved; transferDone ends a transfer.
@@ -167,8 +174,10 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 	for _, f := range api.AllRestoreFlags() {
 		fields = append(fields, dialog.Field{Name: f.String(), Label: f.String(), On: p.restoreFlags&f != 0})
 	}
+	fields = append(fields, dialog.Field{Name: skipUnchangedField, Label: "send only what changed", On: p.skipUnchanged})
 	folderID, path := n.id, n.path()
-	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore a backup", "into the folder below; a new path there is created", "start restore", fields,
+	return common.OpenDialog(dialog.NewForm(p.ctx, "Restore a backup", "into the folder below; a new path there is created; "+
+		"the plan of what it would do shows before anything is sent", "plan the restore", fields,
 		func(v dialog.Values) (tea.Msg, error) {
 			into := strings.TrimRight(strings.TrimSpace(v.Text("into")), "/")
 			if into == "" {
@@ -191,20 +200,18 @@ func (p *Pane) openRestore(n *node) tea.Cmd {
 					flags |= f
 				}
 			}
-			req := restoreRequest{folderID: target, path: into, flags: flags, file: file}
-			var then tea.Msg = req
-			if flags&api.RestoreOverwrite != 0 {
-				// Overwrite replaces what is there: asked first, as k9s asks.
-				then = common.OpenDialogMsg{Dialog: dialog.NewConfirm(p.ctx, "Restore with overwrite?",
-					fmt.Sprintf("Files of %s that exist in %s are replaced by the archive's. This cannot be undone.", file, into),
-					"overwrite", true, req)}
-			}
+			req := restoreRequest{folderID: target, path: into, flags: flags, file: file, skipUnchanged: v.Bool(skipUnchangedField)}
 			disk := p.ctx.Files
+			// The plan, not the form, asks before an overwrite: it names
+			// what would be replaced.
 			return dialog.Check(func() (tea.Msg, error) {
-				return then, checkZipFile(disk, file)
+				return planRestoreMsg{req: req}, checkZipFile(disk, file)
 			}), nil
 		}))
 }
+
+// skipUnchangedField is the restore form's "send only what changed".
+const skipUnchangedField = "skip-unchanged"
 
 // zipsMsg lists the ZIP files of the directory backups go to by default.
 type zipsMsg struct {
@@ -238,8 +245,12 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 	case backupRequest:
 		p.backupFlags = msg.flags // offered again, as a restore's are
 		return p.startBackup(msg)
+	case planRestoreMsg:
+		p.lastBackup, p.restoreFlags, p.skipUnchanged = msg.req.file, msg.req.flags, msg.req.skipUnchanged
+		return p.planRestore(msg.req)
+	case restorePlanned:
+		return p.gotPlan(msg)
 	case restoreRequest:
-		p.lastBackup, p.restoreFlags = msg.file, msg.flags
 		return p.startRestore(msg)
 	case transferProgress:
 		return p.gotProgress(msg)
@@ -400,21 +411,27 @@ func (p *Pane) startRestore(req restoreRequest) tea.Cmd {
 		stop := context.AfterFunc(taskCtx, cancel)
 		defer stop()
 		done := transferDone{id: id, restore: true, folderID: req.folderID, path: req.path, file: req.file}
-		f, err := files.Open(req.file)
-		if err != nil {
-			done.err = err
-			return done
-		}
-		defer f.Close()
+		var body io.ReadCloser
 		size := int64(-1)
-		if st, err := f.Stat(); err == nil {
-			size = st.Size()
+		if req.skipUnchanged && req.plan != nil {
+			body = trimmedArchive(files, req)
+		} else {
+			f, err := files.Open(req.file)
+			if err != nil {
+				done.err = err
+				return done
+			}
+			if st, err := f.Stat(); err == nil {
+				size = st.Size()
+			}
+			body = f
 		}
+		defer body.Close()
 		target := api.Path(req.path)
 		if req.folderID != 0 {
 			target = api.FileID(req.folderID)
 		}
-		done.result, done.err = client.Restore(ctx, target, f, size, req.flags, reporter(id, ch))
+		done.result, done.err = client.Restore(ctx, target, body, size, req.flags, reporter(id, ch))
 		done.bytes = size
 		return done
 	}

@@ -29,7 +29,8 @@ func (c *statCounter) Stat(name string) (os.FileInfo, error) {
 
 // The backup and restore forms check the local file in a task, never in
 // Update, and keep what the check says: a refusal shown in the open form,
-// or the message that does the work (a confirmation first for overwrite).
+// or the message that does the work: for a restore, its plan first (which
+// asks before an overwrite).
 func TestTransferFormsCheckTheDiskInATask(t *testing.T) {
 	dir := t.TempDir()
 	zip := filepath.Join(dir, "data.zip")
@@ -49,8 +50,8 @@ func TestTransferFormsCheckTheDiskInATask(t *testing.T) {
 		{"backup to a new file", "b", filepath.Join(dir, "new.zip"), "", "", "folders.backupRequest"},
 		{"restore of a missing file", "R", filepath.Join(dir, "missing.zip"), "", "cannot read", ""},
 		{"restore of a folder", "R", dir, "", "is not a file", ""},
-		{"restore of a file", "R", zip, "", "", "folders.restoreRequest"},
-		{"restore with overwrite asks first", "R", zip, api.RestoreOverwrite.String(), "", "common.OpenDialogMsg"},
+		{"restore of a file", "R", zip, "", "", "folders.planRestoreMsg"},
+		{"restore with overwrite is planned first", "R", zip, api.RestoreOverwrite.String(), "", "folders.planRestoreMsg"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
