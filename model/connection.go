@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // FileInfo is the `file` object of a configuration's representation.
@@ -31,21 +32,71 @@ const (
 )
 
 // secretNames are property keys the real platform keeps secret whose names
-// do not end in password, secret or key.
+// do not end in a secret's word.
 var secretNames = []string{"sshkey", "tableau.password"}
 
-// IsSecretProperty reports whether a property key holds a secret: stored
-// sealed, returned encoded, masked in the console. Those are sshKey,
-// tableau.password and every key whose name ends in password, secret or key,
-// whatever its case (user.password, secret_key, ssh_key, accessKey).
+// secretEnds are the words a secret's name ends in, whatever its case and
+// separators: password, secret_key, oauth.clientSecret, accessKey,
+// fs.s3a.session.token, google.credentials.
+var secretEnds = []string{"password", "passwd", "pwd", "passphrase", "secret", "key", "token", "credential", "credentials"}
+
+// secretPairs are two words that make a name a secret wherever they sit in
+// it (fs.azure.account.key.<account>.blob.core.windows.net).
+var secretPairs = [][2]string{{"account", "key"}, {"private", "key"}, {"secret", "key"}, {"access", "key"}}
+
+// IsSecretProperty reports whether a name holds a secret: a property key,
+// a hadoopProperties key or any other member of a configuration. Such
+// values are stored sealed, returned encoded and masked in the console.
+// A name is a secret when it ends in one of secretEnds, holds one of
+// secretPairs as words (split at anything but letters and digits, and
+// between a lower-case letter and a capital), or is sshKey or
+// tableau.password, whatever its case. Names that only mention a secret
+// (passwordHint, keyspace) are not.
 func IsSecretProperty(key string) bool {
-	key = strings.ToLower(key)
-	for _, suffix := range []string{"password", "secret", "key"} {
-		if strings.HasSuffix(key, suffix) {
+	lower := strings.ToLower(key)
+	for _, end := range secretEnds {
+		if strings.HasSuffix(lower, end) {
 			return true
 		}
 	}
-	return slices.Contains(secretNames, key)
+	if slices.Contains(secretNames, lower) {
+		return true
+	}
+	words := nameWords(key)
+	for i, w := range words {
+		if i > 0 && slices.Contains(secretPairs, [2]string{words[i-1], w}) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits a name into lower-cased words at anything but letters
+// and digits and where a lower-case letter meets a capital (clientSecret).
+func nameWords(name string) []string {
+	var words []string
+	var word []rune
+	prevLower := false
+	flush := func() {
+		if len(word) > 0 {
+			words = append(words, strings.ToLower(string(word)))
+			word = word[:0]
+		}
+	}
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		word = append(word, r)
+		prevLower = unicode.IsLower(r)
+	}
+	flush()
+	return words
 }
 
 // FileEntry is one entry of a per-kind list: the connections list of the

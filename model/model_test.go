@@ -466,6 +466,9 @@ func TestConfigurationHelpers(t *testing.T) {
 	for key, secret := range map[string]bool{
 		model.PropPassword: true, "sshKey": true, "tableau.password": true, "ssh_key": true, "secret_key": true,
 		"db.PASSWORD": true, "clientSecret": true, "accessKey": true, "api.Key": true,
+		"fs.s3a.secret.key": true, "fs.s3a.session.token": true, "fs.azure.account.key.acct.blob.core.windows.net": true,
+		"privateKey": true, "private_key.pem": true, "user_pwd": true, "gcp.credentials": true, "AccessKey.ID": true,
+		"hadoop.security.credential.provider.path": false, "tokenizer": false, "fs.s3a.endpoint": false,
 		model.PropUserName: false, model.PropConnectionURL: false, model.PropDataStoreTemplate: false, "keyspace": false, "passwordHint": false,
 	} {
 		if model.IsSecretProperty(key) != secret {

@@ -287,7 +287,10 @@ func (s *Server) updateTo(w http.ResponseWriter, r *http.Request, f store.File, 
 			return err
 		}
 		// Hidden properties follow the user's capabilities (spec section 5).
-		if !user.Admin && old.HadoopProperties != cfg.HadoopProperties {
+		// Sent back as read (their secrets sealed), they are kept as stored.
+		if store.SameHadoopProperties(old.HadoopProperties, cfg.HadoopProperties) {
+			cfg.HadoopProperties = old.HadoopProperties
+		} else if !user.Admin {
 			return &store.RefusedError{Err: store.ErrForbidden, Paths: []string{f.Path},
 				Reason: f.Path + ": only an administrator may change hadoopProperties (send them as they were read)"}
 		}

@@ -83,7 +83,7 @@ func (s *Server) readWorkbookV2(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	wb, err := s.workbookV2Of(r.Context(), f, cfg)
+	wb, err := s.workbookV2Of(r.Context(), f, store.EncodeSecrets(cfg))
 	if err != nil {
 		writeError(w, err)
 		return
@@ -322,7 +322,7 @@ func (s *Server) keepV1Only(ctx context.Context, f store.File, cfg model.Configu
 	if err != nil {
 		return cfg, err
 	}
-	if maps.Equal(hadoopMap(old.HadoopProperties), hadoopMap(cfg.HadoopProperties)) {
+	if maps.Equal(hadoopMap(store.MaskHadoopProperties(old.HadoopProperties)), hadoopMap(cfg.HadoopProperties)) {
 		cfg.HadoopProperties = old.HadoopProperties
 	}
 	old.File, old.Properties, old.HadoopProperties, old.Sheets, old.Extra = cfg.File, cfg.Properties, cfg.HadoopProperties, cfg.Sheets, cfg.Extra

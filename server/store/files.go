@@ -703,7 +703,8 @@ func (q Queries) writeSources(ctx context.Context, fileID int64, sources []File)
 	return nil
 }
 
-// storedJSON is the representation as kept in the database: secrets sealed;
+// storedJSON is the representation as kept in the database: secrets sealed
+// (in properties, hadoopProperties and members named like secrets);
 // file left out, since the columns hold it. Links stay, file_sources names
 // the files they resolved to (a read brings their paths up to date).
 func (q Queries) storedJSON(cfg model.Configuration) (string, error) {
@@ -725,6 +726,9 @@ func (q Queries) storedJSON(cfg model.Configuration) (string, error) {
 		props[key] = sealed
 	}
 	cfg.Properties = props
+	if err := mapSecretsElsewhere(&cfg, q.secrets.Accept, q.secrets.Accept); err != nil {
+		return "", err
+	}
 	b, err := json.Marshal(cfg)
 	return string(b), err
 }

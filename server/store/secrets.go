@@ -166,7 +166,8 @@ func Encode(sealed string) string {
 }
 
 // EncodeSecrets replaces sealed secret values by their encoded form, so an
-// answer never holds a secret in plain text.
+// answer never holds a secret in plain text: properties' and members' are
+// encoded, hadoopProperties' stay sealed (mapSecretsElsewhere).
 func EncodeSecrets(cfg model.Configuration) model.Configuration {
 	props := make(map[string][]string, len(cfg.Properties))
 	for key, values := range cfg.Properties {
@@ -180,5 +181,7 @@ func EncodeSecrets(cfg model.Configuration) model.Configuration {
 		props[key] = values
 	}
 	cfg.Properties = props
+	// Neither function fails, and stored members decode.
+	mapSecretsElsewhere(&cfg, sealedOnly, encodeMember)
 	return cfg
 }

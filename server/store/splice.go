@@ -59,7 +59,7 @@ func (s *splicer) configuration(file []byte) bool {
 			if !s.member(storedMembers[known].value, storedMembers[known].omitEmpty, file) {
 				return false
 			}
-		case known < 0 && isASCII(name) && !knownName(name) && name > lastExtra:
+		case known < 0 && isASCII(name) && !knownName(name) && name > lastExtra && !model.IsSecretProperty(name):
 			lastExtra = name
 			if !s.skipValue(0) {
 				return false
@@ -85,6 +85,7 @@ const (
 	emptyFileValue // replaced by the file's own member
 	propertiesValue
 	dbTypeValue
+	hadoopValue // a string; one holding a secret is left to the decoding path
 )
 
 // storedMembers are the members of model.Configuration that a file without
@@ -102,7 +103,7 @@ var storedMembers = []struct {
 	{"pullType", stringValue, true},
 	{"minKeepCount", integerValue, true},
 	{"properties", propertiesValue, false},
-	{"hadoopProperties", stringValue, true},
+	{"hadoopProperties", hadoopValue, true},
 	{"dbType", dbTypeValue, true},
 }
 
@@ -204,6 +205,9 @@ func (s *splicer) member(value memberValue, omitEmpty bool, file []byte) bool {
 	case stringValue:
 		v, ok := s.canonicalString()
 		return ok && !(omitEmpty && v == `""`)
+	case hadoopValue:
+		v, ok := s.stringText()
+		return ok && v != "" && !holdsHadoopSecret(v)
 	case integerValue:
 		return s.integer()
 	case emptyFileValue:
@@ -496,7 +500,8 @@ func (s *splicer) skipValue(depth int) bool {
 			if !first && !s.take(',') {
 				return false
 			}
-			if !s.rawString() || !s.take(':') || !s.skipValue(depth+1) {
+			start := s.pos
+			if !s.rawString() || !plainName(s.in[start:s.pos]) || !s.take(':') || !s.skipValue(depth+1) {
 				return false
 			}
 		}
@@ -523,6 +528,21 @@ func (s *splicer) skipValue(depth int) bool {
 	default:
 		return s.number()
 	}
+}
+
+// plainName reports whether a member's name token holds no escape and no
+// secret's name: a secret member is left to the decoding path, which
+// seals or encodes it.
+func plainName(token string) bool {
+	return !strings.Contains(token, `\`) && !model.IsSecretProperty(token[1:len(token)-1])
+}
+
+// holdsHadoopSecret reports whether a hadoopProperties string has a secret
+// line (mapSecretsElsewhere seals or masks its value).
+func holdsHadoopSecret(lines string) bool {
+	found := false
+	mapHadoopSecrets(lines, func(v string) (string, error) { found = true; return v, nil })
+	return found
 }
 
 // rawString copies a valid string token whose escapes are kept as they are
