@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // goldenSizes are the terminal sizes every new dialog's goldens are taken at.
@@ -35,6 +39,56 @@ func TestGoldenRestorePlan(t *testing.T) {
 				c.t = t
 				c.golden(withoutByteCounts(c.waitFor("nothing to send")))
 			})
+		})
+	}
+}
+
+// TestGoldenDiff: after a backup of /Data, one connection's description and
+// password change on the platform; = on /Data compares the backup with the
+// folder (the description field by field, the password only as changed),
+// and = in a restore's plan shows the same diff over the plan.
+func TestGoldenDiff(t *testing.T) {
+	for _, size := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", size.width, size.height), func(t *testing.T) {
+			homeOfOwn(t)
+			var writes servertest.WriteRecorder
+			c := startConsole(t, consoleOpts{width: size.width, height: size.height, wrap: writes.Wrap})
+			c.backupDataToHome()
+			c.waitFor("backup written to")
+			ctx := context.Background()
+			conn, err := c.client.Connection(ctx, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn.File.Description = "changed since the backup"
+			conn.Properties["password"] = []string{"n3w-s3cret"}
+			if err := c.client.UpdateConnection(ctx, 4, conn); err != nil {
+				t.Fatal(err)
+			}
+			before := len(writes.Writes())
+			c.keys("enter", "=")
+			c.waitFor("Diff of /Data with a backup")
+			c.keys("enter")
+			screen := c.waitFor("1 changed")
+			if strings.Contains(screen, "n3w-s3cret") {
+				t.Fatalf("the diff shows a secret:\n%s", screen)
+			}
+			c.golden(withoutByteCounts(screen))
+			c.keys("esc", "R")
+			c.waitFor("plan the restore")
+			c.keys("enter")
+			c.waitFor("the platform would refuse")
+			c.keys("=")
+			t.Run("FromThePlan", func(t *testing.T) {
+				c.t = t
+				c.golden(withoutByteCounts(c.waitFor("1 changed")))
+			})
+			c.t = t
+			c.keys("esc")
+			c.waitFor("the platform would refuse")
+			if w := writes.Writes(); len(w) != before {
+				t.Errorf("a diff wrote %v", w[before:])
+			}
 		})
 	}
 }

@@ -29,6 +29,10 @@ type KeyMap struct {
 	// clipboard (OSC 52, so it reaches the admin's machine over SSH).
 	CopyPath, CopyID key.Binding
 
+	// Diff compares a local backup with the live folder (the tree, a
+	// restore's plan).
+	Diff key.Binding
+
 	// Sorting, the same keys in every list (the tree, connections, jobs):
 	// the next column, reverse.
 	SortBy, SortReverse key.Binding
@@ -103,6 +107,7 @@ func DefaultKeyMap() *KeyMap {
 		MoveTo:            b([]string{"m"}, "m", "move"),
 		CopyPath:          b([]string{"y"}, "y", "copy path"),
 		CopyID:            b([]string{"Y"}, "Y", "copy id"),
+		Diff:              b([]string{"="}, "=", "diff with a backup"),
 
 		SortBy:      b([]string{"o"}, "o", "sort by next column"),
 		SortReverse: b([]string{"O"}, "O", "reverse sort"),

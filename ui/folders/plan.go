@@ -223,7 +223,8 @@ func (d *planDialog) bindings() common.Bindings {
 		{Key: k.No, Help: "cancel: nothing is sent", Short: "cancel", Run: d.close, Hint: 2},
 		{Key: k.Back, Help: "cancel: nothing is sent", Run: d.close},
 		{Key: k.Toggle, Help: "send only what changed, or everything", Short: "only changed", Run: d.toggleSkip, Hint: 3},
-		{Key: k.Move, Hint: 4, Column: common.NoHelp},
+		{Key: k.Diff, Help: "diff the backup with the folder", Short: "diff", Run: d.diff, Hint: 4},
+		{Key: k.Move, Hint: 5, Column: common.NoHelp},
 	}, d.scrollBindings()...)
 }
 
@@ -237,6 +238,11 @@ func (d *planDialog) send() tea.Cmd {
 func (d *planDialog) close() tea.Cmd {
 	d.closed = true
 	return common.Info("restore cancelled: nothing was sent")
+}
+
+// diff compares the archive with the folder the plan read.
+func (d *planDialog) diff() tea.Cmd {
+	return diff(d.ctx, diffRequest{file: d.req.file, path: d.req.path, target: d.target})
 }
 
 // toggleSkip plans again with "send only what changed" switched, off the

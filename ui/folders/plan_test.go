@@ -143,3 +143,29 @@ func TestPlanFailsWhenTheServerIsDown(t *testing.T) {
 		t.Errorf("status %+v", status)
 	}
 }
+
+// The diff dialog counts each change and lists the changed fields; a
+// secret field says only that it changed, and what a server sent is
+// cleaned before it reaches the terminal.
+func TestDiffDialogView(t *testing.T) {
+	ctx := common.NewContext(nil, "http://dap.test", "admin", "", false)
+	d := newDiffDialog(ctx, diffDone{req: diffRequest{file: "data.zip", path: "/Data"}, changes: []restoreplan.Change{
+		{Path: "/Data/a.dst", Change: restoreplan.Changed, Fields: []restoreplan.Field{
+			{Field: "file.description", Archive: `"old"`, Live: "\"new\x1b]0;owned\x07\""},
+			{Field: "properties.password[0]", Secret: true}}},
+		{Path: "/Data/b.imp", Change: restoreplan.Added},
+	}})
+	d.SetSize(100, 30)
+	v := viewOf(d)
+	for _, want := range []string{"1 added, 0 removed, 1 changed", `file.description: backup "old", now "new`, "properties.password[0]: changed (a secret"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in\n%s", want, v)
+		}
+	}
+	if found := uitest.Controls(d.View()); len(found) > 0 {
+		t.Errorf("the view holds control sequences from the server: %q", found)
+	}
+	if next, _ := d.Update(uitest.Key("esc")); next != nil {
+		t.Error("esc left the diff open")
+	}
+}

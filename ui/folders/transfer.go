@@ -217,12 +217,14 @@ const skipUnchangedField = "skip-unchanged"
 type zipsMsg struct {
 	names []string
 	node  *node
+	open  func(*node) tea.Cmd // the form that picks from them
 }
 
 // listZips reads, off the loop, the ZIP files of the directory a relative
 // path names (the working directory, or over SSH the session's own files
-// directory), then opens the restore form on n with them as its picker.
-func (p *Pane) listZips(n *node) tea.Cmd {
+// directory), then opens a form on n with them as its picker (the restore's,
+// the diff's).
+func (p *Pane) listZips(n *node, open func(*node) tea.Cmd) tea.Cmd {
 	files := p.ctx.Files
 	return common.StartTask("listing the ZIP files", common.Quick, func(context.Context) tea.Msg {
 		var names []string
@@ -235,7 +237,7 @@ func (p *Pane) listZips(n *node) tea.Cmd {
 				}
 			}
 		}
-		return zipsMsg{names: names, node: n}
+		return zipsMsg{names: names, node: n, open: open}
 	})
 }
 
@@ -256,7 +258,11 @@ func (p *Pane) updateTransfers(msg tea.Msg) tea.Cmd {
 		return p.gotProgress(msg)
 	case zipsMsg:
 		p.zips = msg.names
-		return p.openRestore(msg.node)
+		return msg.open(msg.node)
+	case diffRequest:
+		return diff(p.ctx, msg)
+	case diffDone:
+		return gotDiff(p.ctx, msg)
 	case showTransferMsg:
 		return p.showTransfer()
 	case transferDone:
