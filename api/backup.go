@@ -32,7 +32,8 @@ func (c *Client) Backup(ctx context.Context, folder Ref, flags BackupFlags, dst 
 }
 
 // BackupFiles downloads chosen files of a folder as a ZIP archive into dst
-// (available from platform release 7.2.6). Each file may be given by id,
+// (available from platform release 7.2.6: an older one answers the POST
+// 405 or 501, which is an error wrapping ErrUnsupported). Each file may be given by id,
 // UUID or path; ids go into the body as numbers, the others as strings. The
 // spec shows flags only on Backup; they are sent here too, for servers that
 // honour them.
@@ -54,7 +55,12 @@ func (c *Client) BackupFiles(ctx context.Context, folder Ref, files []Ref, flags
 	}
 	r := request{method: http.MethodPost, path: path, query: flags.Query(), reads: true,
 		body: bytes.NewReader(payload), length: int64(len(payload)), contentType: "application/json"}
-	return c.download(ctx, r, dst, progress)
+	n, err := c.download(ctx, r, dst, progress)
+	// Not 404: that is also the answer for a folder that does not exist.
+	if hasStatus(err, http.StatusMethodNotAllowed) || hasStatus(err, http.StatusNotImplemented) {
+		err = fmt.Errorf("choosing files needs platform release 7.2.6 or later (the POST backup); take the whole folder instead: %w: %w", ErrUnsupported, err)
+	}
+	return n, err
 }
 
 // download streams a ZIP answer into dst. A JSON answer instead of a ZIP is

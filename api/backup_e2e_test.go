@@ -9,6 +9,8 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // TestE2EBackupRestore drives the client's backup and restore against the
@@ -113,5 +115,26 @@ func TestE2EBackupFiles(t *testing.T) {
 	var sink bytes.Buffer
 	if _, err := admin.BackupFiles(ctx, api.Path("/Analytics"), files[2:], 0, &sink, nil); !api.IsBadRequest(err) {
 		t.Fatalf("choosing a folder outside: %v, want 400", err)
+	}
+}
+
+// TestE2EBackupFilesOnAnOlderPlatform: a platform before release 7.2.6 has
+// no POST backup; the client says so (ErrUnsupported), where a folder that
+// does not exist stays a 404 of its own, and the GET backup still works.
+func TestE2EBackupFilesOnAnOlderPlatform(t *testing.T) {
+	older := api.New(servertest.Start(t, server.Config{DemoData: true}, servertest.LackingPostBackup).URL, "admin", "admin")
+	ctx := t.Context()
+	var sink bytes.Buffer
+	_, err := older.BackupFiles(ctx, api.Path("/Data"), []api.Ref{api.Path("/Data/ImportJobs/Orders.imp")}, 0, &sink, nil)
+	if !errors.Is(err, api.ErrUnsupported) {
+		t.Fatalf("POST backup on an older platform: %v, want ErrUnsupported", err)
+	}
+	if _, err := older.Backup(ctx, api.Path("/Data"), 0, &sink, nil); err != nil {
+		t.Fatalf("GET backup on an older platform: %v", err)
+	}
+	current := api.New(servertest.Start(t, server.Config{DemoData: true}, nil).URL, "admin", "admin")
+	_, err = current.BackupFiles(ctx, api.Path("/Nope"), []api.Ref{api.Path("/Nope/a.imp")}, 0, &sink, nil)
+	if err == nil || errors.Is(err, api.ErrUnsupported) {
+		t.Fatalf("a folder that does not exist: %v, want a failure that is not ErrUnsupported", err)
 	}
 }

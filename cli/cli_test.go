@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,8 +32,14 @@ type platform struct {
 
 func startPlatform(t *testing.T) *platform {
 	t.Helper()
+	return startPlatformWith(t, nil)
+}
+
+// startPlatformWith starts the demo platform behind wrap (an older release).
+func startPlatformWith(t *testing.T, wrap func(http.Handler) http.Handler) *platform {
+	t.Helper()
 	return &platform{
-		Platform: servertest.Start(t, server.Config{DemoData: true}, nil),
+		Platform: servertest.Start(t, server.Config{DemoData: true}, wrap),
 		profiles: filepath.Join(t.TempDir(), "profiles.json"),
 	}
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,7 +24,7 @@ func (a *app) folderCopy() *cobra.Command {
 	var dryRun bool
 	var secretsFile string
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the target's plan, and send nothing that writes")
-	cmd.Flags().StringVar(&secretsFile, "secrets", "", "JSON `FILE` of the secrets the target cannot open: {\"/source/path.dst\": {\"password\": \"…\"}}")
+	cmd.Flags().StringVar(&secretsFile, "secrets", "", "JSON `FILE` of the secrets the target cannot open: {\"/source/path.dst\": {\"password\": \"…\"}}; a SECURE: value (encrypt.sh on the target) is sent as it is, any other plain inside the archive, which the target seals")
 	flags := addFlagSet(cmd, api.AllRestoreFlags(), api.RestoreFlags.Names, "restore")
 	cmd.RunE = a.run(func(ctx context.Context, args []string) error {
 		if err := out.check(); err != nil {
@@ -63,58 +61,25 @@ func (a *app) folderCopy() *cobra.Command {
 			return err
 		}
 		opt := restoreplan.Options{Flags: flags.value()}
-		// What the restore flags would restore is asked of the backup too.
-		backupFlags := api.BackupIgnoreMissingDependencies
-		for _, pair := range []struct {
-			r api.RestoreFlags
-			b api.BackupFlags
-		}{{api.RestoreIncludeOwner, api.BackupIncludeOwner}, {api.RestoreIncludeGroupPermissions, api.BackupIncludeGroupPermissions},
-			{api.RestoreIncludeSharing, api.BackupIncludeSharing}, {api.RestoreIncludeDataPermissions, api.BackupIncludeDataPermissions}} {
-			if opt.Flags.Has(pair.r) {
-				backupFlags |= pair.b
-			}
-		}
-		var backup bytes.Buffer
 		progress, end := newProgress(a.sys, "backup "+args[0])
-		_, err = source.Backup(ctx, ref, backupFlags, &backup, progress)
+		backup, err := restoreplan.ReadSource(ctx, source, restoreplan.Source{Folder: ref}, opt.Flags, progress)
 		end()
 		if err != nil {
-			return fmt.Errorf("backup of %s: %w", ref, err)
+			return err
 		}
-		archive, err := zip.NewReader(bytes.NewReader(backup.Bytes()), int64(backup.Len()))
-		if err != nil {
-			return fmt.Errorf("read the backup: %w", err)
-		}
-		plan, err := restoreplan.ReadTarget(ctx, target.AsReadOnly(), into)
+		// Another platform opens no secret this one sealed. The command line
+		// has no key of the target's: a value of --secrets goes as given, a
+		// SECURE: one (encrypt.sh on the target) sealed, any other plain
+		// inside the archive, which the target seals.
+		c, err := restoreplan.PlanCopy(ctx, backup, target, into, target.BaseURL() != source.BaseURL(), secrets, nil, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", profile, err)
 		}
-		send := archive
-		var needs []restoreplan.File
-		var resealed bytes.Buffer
-		if target.BaseURL() != source.BaseURL() {
-			// Another platform opens no secret this one sealed.
-			if needs, err = restoreplan.Reseal(&resealed, archive, secrets, plan.Folder); err != nil {
-				return err
-			}
-			if send, err = zip.NewReader(bytes.NewReader(resealed.Bytes()), int64(resealed.Len())); err != nil {
-				return err
-			}
-		}
-		p, err := restoreplan.Compute(send, plan, opt)
-		if err != nil {
-			return err
-		}
-		p.Add(needs...)
-		if dryRun || p.Outcome == restoreplan.OutcomeRefused {
-			return showPlan(p, out)
-		}
-		var body bytes.Buffer
-		if err := restoreplan.Trimmed(&body, send, p, plan, opt); err != nil {
-			return err
+		if dryRun || c.Plan.Outcome == restoreplan.OutcomeRefused {
+			return showPlan(c.Plan, out)
 		}
 		progress, end = newProgress(a.sys, "restore into "+args[1])
-		result, err := target.Restore(ctx, into, bytes.NewReader(body.Bytes()), int64(body.Len()), opt.Flags, progress)
+		result, err := c.Send(ctx, target, into, opt, progress)
 		end()
 		if err != nil {
 			return fmt.Errorf("restore into %s: %w", args[1], err)

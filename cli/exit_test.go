@@ -16,6 +16,7 @@ import (
 	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/restoreplan"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // TestUsageErrorsExitTwo: a wrong command line exits 2 before anything is
@@ -407,4 +408,27 @@ func TestFlagsSayWhatTheyDo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOlderPlatform: against a release before 7.2.6 (no POST backup) a
+// backup of chosen files fails saying what the platform lacks and that the
+// whole folder can be backed up; the whole folder's backup, the plan of its
+// restore and the restore of only what changed work as on a newer one.
+func TestOlderPlatform(t *testing.T) {
+	p := startPlatformWith(t, servertest.LackingPostBackup)
+	dir := t.TempDir()
+	r := p.run(t, "folder", "backup", "/Data", "--ids", "/Data/ImportJobs/Orders.imp", "-o", filepath.Join(dir, "chosen.zip")).want(t, ExitFailed)
+	if !strings.Contains(r.stderr, "7.2.6") || !strings.Contains(r.stderr, "whole folder instead") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "chosen.zip")); err == nil {
+		t.Error("a failed backup left a file")
+	}
+	file := filepath.Join(dir, "data.zip")
+	p.run(t, "folder", "backup", "/Data", "-o", file).want(t, ExitOK)
+	r = p.run(t, "folder", "restore", "/Data", file, "--dry-run", "--overwrite", "--skip-unchanged", "-o", "json").want(t, ExitOK)
+	if plan := decode[restoreplan.Plan](t, r); plan.Count(restoreplan.Unchanged) == 0 || plan.Outcome != restoreplan.OutcomeOK {
+		t.Errorf("plan %+v", plan)
+	}
+	p.run(t, "folder", "restore", "/Data", file, "--overwrite", "--skip-unchanged").want(t, ExitOK)
 }

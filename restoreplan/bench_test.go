@@ -39,6 +39,7 @@ func bigArchive(b testing.TB, folder string, n int) []byte {
 // of the target (one backup of the root, the users, the groups) and the
 // plan itself. Issue 29 asks for at most 2 s.
 func BenchmarkPlan10k(b *testing.B) {
+	b.ReportAllocs()
 	const n = 10_000
 	p := servertest.Start(b, server.Config{DemoData: true}, nil)
 	client := api.New(p.URL, "admin", "admin")

@@ -76,3 +76,20 @@ func Lacking(prefixes ...string) func(http.Handler) http.Handler {
 		})
 	}
 }
+
+// LackingPostBackup is a wrap for Start that makes the platform answer as
+// a release before 7.2.6, which backs up a whole folder (GET) but not
+// chosen files: a POST to a backup address gets 405, as a servlet
+// container answers a method the resource lacks.
+func LackingPostBackup(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/backup") {
+			w.Header().Set("Allow", "GET")
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			w.Write([]byte("<html><body>Method Not Allowed</body></html>"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
