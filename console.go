@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -163,6 +164,7 @@ func runProgram(ctx *common.Context, forceReadOnly, mouse bool) error {
 	if err != nil {
 		return err
 	}
+	ctx.Profiles = savedProfiles{path: path}
 	loginCfg := loginscreen.Config{ProfilesPath: path, Verify: credentials.CheckWithServer, ForceReadOnly: forceReadOnly}
 	m := ui.New(ui.Options{
 		Context: ctx,
@@ -203,4 +205,34 @@ func withoutTTY(err error) error {
 		return errors.New("the console needs a terminal and found none: run it in one (over ssh, with ssh -t); the login, logout and profile commands need none")
 	}
 	return err
+}
+
+// savedProfiles are the profiles a folder may be copied to from the
+// console. Each connects with its password from DAP_PASSWORD or the
+// keyring, asking nothing: the console owns the terminal. The console
+// holds no key of another platform's, so no seal.
+type savedProfiles struct{ path string }
+
+func (s savedProfiles) Names() ([]string, error) {
+	profiles, err := credentials.LoadProfiles(s.path)
+	if err != nil {
+		return nil, err
+	}
+	return profiles.Names(), nil
+}
+
+func (s savedProfiles) Connect(name string) (*api.Client, func(string) string, error) {
+	session, err := credentials.Lookup(credentials.Request{Profile: name},
+		credentials.Start{ProfilesPath: s.path, Getenv: os.Getenv, Prompts: io.Discard})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !session.Complete() {
+		return nil, nil, credentials.Incomplete(session)
+	}
+	var opts []api.Option
+	if session.Profile.ReadOnly {
+		opts = append(opts, api.WithReadOnly())
+	}
+	return api.New(session.Profile.Server, session.Profile.User, session.Password, opts...), nil, nil
 }

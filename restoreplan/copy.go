@@ -60,7 +60,7 @@ func Reseal(w io.Writer, archive *zip.Reader, secrets Secrets, seal Seal, folder
 			slices.Sort(missing)
 			needed[d.conf.File.Path] = missing
 			needs = append(needs, File{Path: path.Join(folder, f.Name), Action: NeedsSecret,
-				Reason: fmt.Sprintf("%v sealed by the source platform; give them with --secrets FILE ({%q: {%q: \"…\"}})", missing, d.conf.File.Path, missing[0])})
+				Reason: fmt.Sprintf("%v sealed by the source platform, which the target cannot open: give the values (--secrets FILE: {%q: {%q: \"…\"}})", missing, d.conf.File.Path, missing[0])})
 		}
 		body, err := json.Marshal(d.conf)
 		if err != nil {

@@ -33,6 +33,11 @@ type Context struct {
 	// Files holds the local files of backups and restores; see Files.
 	Files Files
 
+	// Profiles, when set, are the saved profiles a folder may be copied
+	// to (another platform); nil where the console offers none (served
+	// over SSH, where the host's profiles and keyring are not the user's).
+	Profiles Profiles
+
 	// Served is set when the console runs for someone on another machine
 	// (dapconsole ssh): it then starts no program on this host, since an
 	// editor's shell escape would hand that person a shell here.
@@ -75,4 +80,15 @@ func NewContext(client *api.Client, server, user, profile string, readOnly bool)
 		Files:    HostFiles{},
 		Now:      time.Now,
 	}
+}
+
+// Profiles lists the saved profiles and connects to one, for a copy to
+// another platform. Both read the disk or the keyring: call them in a task.
+type Profiles interface {
+	Names() ([]string, error)
+	// Connect returns a client of the profile's platform, asking nothing
+	// (its password from the keyring or DAP_PASSWORD), and seal, when the
+	// console has that platform's key, to seal secrets before they leave
+	// (nil: they leave as a new connection's password does without one).
+	Connect(name string) (client *api.Client, seal func(string) string, err error)
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // Explain says what went wrong with an action in words an admin reads at a
-// glance: a 403, 404 or 409 as what it means, another refusal by the
+// glance: what an older platform does not offer in the error's words, a
+// 403, 404 or 409 as what it means, another refusal by the
 // server's reason, an unreachable server as such, anything else as the
 // error reads. It never quotes credentials (api errors carry none). What the
 // server said is cleaned (Clean) for the terminal.
@@ -26,6 +27,10 @@ func explain(action string, err error) string {
 		reason = ": " + apiErr.Reason
 	}
 	switch {
+	case errors.Is(err, api.ErrUnsupported):
+		// What the platform lacks, and what to do instead, come first in
+		// the error's own words; its answer (an HTML page) follows.
+		return fmt.Sprintf("%s: %v", action, err)
 	case api.IsReadOnly(err):
 		return fmt.Sprintf("%s: not sent — this session is read-only", action)
 	case api.IsForbidden(err):

@@ -30,8 +30,9 @@ type KeyMap struct {
 	CopyPath, CopyID key.Binding
 
 	// Diff compares a local backup with the live folder (the tree, a
-	// restore's plan).
-	Diff key.Binding
+	// restore's plan); CopyTo copies the folder or the marked files to
+	// another saved profile's platform.
+	Diff, CopyTo key.Binding
 
 	// Sorting, the same keys in every list (the tree, connections, jobs):
 	// the next column, reverse.
@@ -108,6 +109,7 @@ func DefaultKeyMap() *KeyMap {
 		CopyPath:          b([]string{"y"}, "y", "copy path"),
 		CopyID:            b([]string{"Y"}, "Y", "copy id"),
 		Diff:              b([]string{"="}, "=", "diff with a backup"),
+		CopyTo:            b([]string{"C"}, "C", "copy to another profile"),
 
 		SortBy:      b([]string{"o"}, "o", "sort by next column"),
 		SortReverse: b([]string{"O"}, "O", "reverse sort"),

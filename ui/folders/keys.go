@@ -71,6 +71,7 @@ func (p *Pane) treeBindings(n *node) common.Bindings {
 		common.Binding{Key: k.Backup, Run: func() tea.Cmd { return p.openBackup(n) }, Hint: hint(7, 9), Column: 1},
 		common.Binding{Key: k.Restore, Run: func() tea.Cmd { return p.listZips(n, p.openRestore) }, Write: true, Hint: hint(8, 0), Column: 1},
 		common.Binding{Key: k.Diff, Help: "diff backup", Run: func() tea.Cmd { return p.listZips(n, p.openDiff) }, Column: 1},
+		common.Binding{Key: k.CopyTo, Help: "copy to profile", Run: func() tea.Cmd { return p.listProfiles(n) }, Disabled: p.whyNoCopy(), Column: 1},
 		common.Binding{Key: k.CopyPath, Run: func() tea.Cmd { return p.copyRow(n, false) }, Hint: hint(10, 7), Column: 1},
 		common.Binding{Key: k.CopyID, Run: func() tea.Cmd { return p.copyRow(n, true) }, Hint: hint(0, 8), Column: 1},
 		common.Binding{Key: k.Back, Run: p.back, Column: 1},

@@ -179,7 +179,7 @@ func (p *Pane) readVisibly(n *node) tea.Cmd {
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) (common.Pane, tea.Cmd) {
 	p.gen++
-	for _, route := range []func(tea.Msg) (tea.Cmd, bool){p.routeReads, p.routeWrites} {
+	for _, route := range []func(tea.Msg) (tea.Cmd, bool){p.routeReads, p.routeWrites, p.updateCopy} {
 		if cmd, ok := route(msg); ok {
 			return p, cmd
 		}

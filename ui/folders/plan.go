@@ -135,7 +135,6 @@ func newPlanDialog(ctx *common.Context, msg restorePlanned) *planDialog {
 
 // show takes a plan: its summary and its list.
 func (d *planDialog) show(plan restoreplan.Plan) {
-	st := d.ctx.Styles
 	d.plan = plan
 	d.danger = d.req.flags.Has(api.RestoreOverwrite)
 	d.title = "Plan of the restore"
@@ -143,14 +142,26 @@ func (d *planDialog) show(plan restoreplan.Plan) {
 		d.title = "Restore with overwrite?"
 	}
 	d.sub = d.req.file + " → " + d.req.path
-	outcome := reportLine{text: st.Symbols.Notice + " the platform would take this restore", style: st.StatusNotice}
+	done := ""
+	if d.nothingToSend() {
+		done = "nothing to send: every file is unchanged"
+	}
+	d.showPlan(plan, "the platform would take this restore", "the platform would refuse this restore: nothing is sent", done, d.optionsLine())
+}
+
+// showPlan puts a plan in a report: whether it would be taken (taken,
+// refused, or done when set: nothing to send), the count of each action,
+// options, and the files, refusals first, each with its reason.
+func (r *report) showPlan(plan restoreplan.Plan, taken, refused, done, options string) {
+	st := r.ctx.Styles
+	outcome := reportLine{text: st.Symbols.Notice + " " + taken, style: st.StatusNotice}
 	switch {
 	case plan.Outcome == restoreplan.OutcomeRefused:
-		outcome = reportLine{text: st.Symbols.Error + " the platform would refuse this restore: nothing is sent", style: st.StatusError}
-	case d.nothingToSend():
-		outcome = reportLine{text: st.Symbols.Notice + " nothing to send: every file is unchanged", style: st.StatusNotice}
+		outcome = reportLine{text: st.Symbols.Error + " " + refused, style: st.StatusError}
+	case done != "":
+		outcome = reportLine{text: st.Symbols.Notice + " " + done, style: st.StatusNotice}
 	}
-	d.head = []reportLine{outcome, {text: planCounts(plan), style: st.Value}, {text: d.optionsLine(), style: st.Label}}
+	r.head = []reportLine{outcome, {text: planCounts(plan), style: st.Value}, {text: options, style: st.Label}}
 	items := make([]reportLine, 0, len(plan.Files))
 	for _, f := range plan.Files {
 		style := st.Row
@@ -166,15 +177,20 @@ func (d *planDialog) show(plan restoreplan.Plan) {
 		}
 		items = append(items, reportLine{text: text, style: style, lead: fmt.Sprintf("%-13s", f.Action)})
 	}
-	d.setItems(items)
+	r.setItems(items)
+}
+
+// restoreFlagsText names a restore's flags, "none" for none.
+func restoreFlagsText(flags api.RestoreFlags) string {
+	if names := flags.Names(); len(names) > 0 {
+		return strings.Join(names, ", ")
+	}
+	return "none"
 }
 
 // optionsLine says the restore's flags and whether only what changed goes.
 func (d *planDialog) optionsLine() string {
-	flags := strings.Join(d.req.flags.Names(), ", ")
-	if flags == "" {
-		flags = "none"
-	}
+	flags := restoreFlagsText(d.req.flags)
 	send := "everything in the archive"
 	if d.req.skipUnchanged {
 		send = "only what changed"

@@ -69,21 +69,7 @@ func (m transferDone) Failure() error { return m.err }
 // there are some (the POST backup of chosen files), else of the selected
 // folder (the one holding the selected file).
 func (p *Pane) openBackup(n *node) tea.Cmd {
-	if n.isFile() {
-		n = n.parent
-	}
-	folder, files, label := n, []api.Ref(nil), n.path()
-	if marked := p.tree.marked(); len(marked) > 0 {
-		folder = commonParent(marked)
-		for _, m := range marked {
-			if m.isFile() {
-				files = append(files, fileRef(m))
-			} else {
-				files = append(files, api.FileID(m.id))
-			}
-		}
-		label = common.Plural(len(marked), "marked file") + " of " + folder.path()
-	}
+	folder, files, label := p.selection(n)
 	name := folder.name
 	if folder.parent == nil {
 		name = "root"
@@ -114,6 +100,29 @@ func (p *Pane) openBackup(n *node) tea.Cmd {
 				return backupRequest{folderID: folderID, label: label, files: files, flags: flags, file: file}, nil
 			}), nil
 		}))
+}
+
+// selection is what a backup or a copy takes: the marked folders and files
+// when there are some (the POST backup of chosen files), with the deepest
+// folder holding them all, else the selected folder (the one holding the
+// selected file); label names it for titles.
+func (p *Pane) selection(n *node) (folder *node, files []api.Ref, label string) {
+	if n.isFile() {
+		n = n.parent
+	}
+	folder, label = n, n.path()
+	if marked := p.tree.marked(); len(marked) > 0 {
+		folder = commonParent(marked)
+		for _, m := range marked {
+			if m.isFile() {
+				files = append(files, fileRef(m))
+			} else {
+				files = append(files, api.FileID(m.id))
+			}
+		}
+		label = common.Plural(len(marked), "marked file") + " of " + folder.path()
+	}
+	return folder, files, label
 }
 
 // commonParent returns the deepest folder holding every one of nodes.
