@@ -1,6 +1,9 @@
 package folders
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -8,6 +11,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/restoreplan"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
@@ -167,5 +171,28 @@ func TestDiffDialogView(t *testing.T) {
 	}
 	if next, _ := d.Update(uitest.Key("esc")); next != nil {
 		t.Error("esc left the diff open")
+	}
+}
+
+// A restore's plan works against a platform before 7.2.6 as against a
+// newer one: it reads the whole tree (GET backup), never the POST backup
+// of chosen files that such a platform lacks.
+func TestPlanOnAnOlderPlatform(t *testing.T) {
+	older := api.New(uitest.DemoServer(t, servertest.LackingPostBackup).URL, "admin", "admin")
+	var archive bytes.Buffer
+	if _, err := older.Backup(t.Context(), api.Path("/Data"), 0, &archive, nil); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "data.zip")
+	if err := os.WriteFile(file, archive.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := New(common.NewContext(older, "http://dap.test", "admin", "", false))
+	msgs := uitest.Run[common.Pane](p, p.planRestore(restoreRequest{path: "/Data", file: file, flags: api.RestoreOverwrite, skipUnchanged: true}),
+		func(m tea.Msg) bool { _, ok := m.(common.OpenDialogMsg); return ok })
+	d := uitest.Only[common.OpenDialogMsg](t, msgs).Dialog
+	d.SetSize(100, 30)
+	if v := viewOf(d); !strings.Contains(v, "nothing to send: every file is unchanged") {
+		t.Errorf("the plan on an older platform:\n%s", v)
 	}
 }

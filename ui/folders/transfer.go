@@ -574,8 +574,10 @@ func (m transferDone) failureLines() []string {
 		return []string{verb + " cancelled; nothing was kept"}
 	}
 	var apiErr *api.Error
-	if !errors.As(err, &apiErr) || apiErr.Reason == "" || apiErr.Status == 0 {
-		// No answer (unreachable: status 0) is no refusal.
+	if !errors.As(err, &apiErr) || apiErr.Reason == "" || apiErr.Status == 0 || errors.Is(err, api.ErrUnsupported) {
+		// No answer (unreachable: status 0) is no refusal; nor is an older
+		// platform's lack of an endpoint (chosen files), which Explain
+		// says in words with what to do instead.
 		return []string{common.Explain(verb, err)}
 	}
 	reason, paths := splitPaths(apiErr.Reason, apiErr.Paths)

@@ -1,6 +1,7 @@
 package folders
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
@@ -38,9 +40,22 @@ func TestTransferFailureKeepsTheReason(t *testing.T) {
 			&api.Error{Status: 0, Reason: "dial tcp 127.0.0.1:1: connect: connection refused", Err: errors.New("dial")},
 			"", nil, "refused (0)"},
 	}
+	var sink bytes.Buffer
+	older := api.New(uitest.DemoServer(t, servertest.LackingPostBackup).URL, "admin", "admin")
+	_, unsupported := older.BackupFiles(t.Context(), api.Path("/Data"), []api.Ref{api.Path("/Data/ImportJobs/Orders.imp")}, 0, &sink, nil)
+	tests = append(tests, struct {
+		name  string
+		err   error
+		first string
+		rest  []string
+		not   string
+	}{"chosen files on a platform before 7.2.6 say to take the whole folder", unsupported, "", nil, "refused (405)"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := transferDone{restore: true, err: tt.err}.failureLines()
+			if errors.Is(tt.err, api.ErrUnsupported) && !strings.Contains(lines[0], "take the whole folder instead") {
+				t.Errorf("%q does not say what to do instead", lines[0])
+			}
 			if tt.first != "" && lines[0] != tt.first {
 				t.Errorf("first line %q, want %q", lines[0], tt.first)
 			}
