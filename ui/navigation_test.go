@@ -74,18 +74,8 @@ func TestRestoreWithOverwriteAsksFirst(t *testing.T) {
 	homeOfOwn(t)
 	var writes servertest.WriteRecorder
 	c := startConsole(t, consoleOpts{width: 100, height: 30, wrap: writes.Wrap})
-	c.backupDataToHome()
-	c.waitFor("backup written to")
+	was := c.changeAfterBackup("")
 	ctx := context.Background()
-	conn, err := c.client.Connection(ctx, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	was := conn.File.Description
-	conn.File.Description = "changed since the backup"
-	if err := c.client.UpdateConnection(ctx, 4, conn); err != nil {
-		t.Fatal(err)
-	}
 	before := len(writes.Writes())
 
 	c.keys("enter", "R")
@@ -101,7 +91,7 @@ func TestRestoreWithOverwriteAsksFirst(t *testing.T) {
 	if w := writes.Writes(); len(w) != before {
 		t.Fatalf("a cancelled plan sent %v", w[before:])
 	}
-	if conn, _ = c.client.Connection(ctx, 4); conn.File.Description != "changed since the backup" {
+	if conn, _ := c.client.Connection(ctx, 4); conn.File.Description != "changed since the backup" {
 		t.Fatalf("a cancelled plan changed the connection: %q", conn.File.Description)
 	}
 
@@ -116,7 +106,7 @@ func TestRestoreWithOverwriteAsksFirst(t *testing.T) {
 	}
 	c.keys("y")
 	c.waitFor("restored")
-	if conn, _ = c.client.Connection(ctx, 4); conn.File.Description != was {
+	if conn, _ := c.client.Connection(ctx, 4); conn.File.Description != was {
 		t.Errorf("description %q after the restore, want %q", conn.File.Description, was)
 	}
 }

@@ -53,18 +53,7 @@ func TestGoldenDiff(t *testing.T) {
 			homeOfOwn(t)
 			var writes servertest.WriteRecorder
 			c := startConsole(t, consoleOpts{width: size.width, height: size.height, wrap: writes.Wrap})
-			c.backupDataToHome()
-			c.waitFor("backup written to")
-			ctx := context.Background()
-			conn, err := c.client.Connection(ctx, 4)
-			if err != nil {
-				t.Fatal(err)
-			}
-			conn.File.Description = "changed since the backup"
-			conn.Properties["password"] = []string{"n3w-s3cret"}
-			if err := c.client.UpdateConnection(ctx, 4, conn); err != nil {
-				t.Fatal(err)
-			}
+			c.changeAfterBackup("n3w-s3cret")
 			before := len(writes.Writes())
 			c.keys("enter", "=")
 			c.waitFor("Diff of /Data with a backup")
@@ -91,4 +80,27 @@ func TestGoldenDiff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// changeAfterBackup backs /Data up into ~/Data.zip, then changes connection
+// 4 (MYSQL_QA1, which nothing reads from) on the platform: its description
+// and, when given, its password. It returns the description backed up.
+func (c *console) changeAfterBackup(password string) string {
+	c.t.Helper()
+	c.backupDataToHome()
+	c.waitFor("backup written to")
+	ctx := context.Background()
+	conn, err := c.client.Connection(ctx, 4)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	was := conn.File.Description
+	conn.File.Description = "changed since the backup"
+	if password != "" {
+		conn.Properties["password"] = []string{password}
+	}
+	if err := c.client.UpdateConnection(ctx, 4, conn); err != nil {
+		c.t.Fatal(err)
+	}
+	return was
 }

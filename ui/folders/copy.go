@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -181,11 +180,11 @@ func (p *Pane) updateCopy(msg tea.Msg) (tea.Cmd, bool) {
 type copyDialog struct {
 	report
 	planned copyPlanned
-	closed  bool
 }
 
 func newCopyDialog(ctx *common.Context, planned copyPlanned) *copyDialog {
 	d := &copyDialog{report: newReport(ctx), planned: planned}
+	d.keys = d.bindings
 	req := planned.req
 	d.title = "Copy to " + req.profile + ":" + req.into
 	d.sub = "from " + req.label + " (this platform)"
@@ -274,13 +273,7 @@ func (d *copyDialog) askSecrets() tea.Cmd {
 }
 
 // Update implements common.Dialog.
-func (d *copyDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
-	cmd := handleReportKey(d.ctx, d.bindings(), msg)
-	if d.closed {
-		return nil, cmd
-	}
-	return d, cmd
-}
+func (d *copyDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) { return d.update(d, msg) }
 
 // View implements common.Dialog.
 func (d *copyDialog) View() string {
@@ -293,16 +286,4 @@ func (d *copyDialog) View() string {
 		yes = button(st.Button, k.Yes, "copy")
 	}
 	return d.view(buttons(yes, button(st.ButtonFocused, k.No, "cancel")))
-}
-
-// ShortHelp implements help.KeyMap.
-func (d *copyDialog) ShortHelp() []key.Binding {
-	hints, _ := reportHelp(d.ctx, d.bindings())
-	return hints
-}
-
-// FullHelp implements help.KeyMap.
-func (d *copyDialog) FullHelp() [][]key.Binding {
-	_, columns := reportHelp(d.ctx, d.bindings())
-	return columns
 }

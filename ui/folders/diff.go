@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -87,12 +86,12 @@ func gotDiff(ctx *common.Context, msg diffDone) tea.Cmd {
 // secret's values never (only that it changed).
 type diffDialog struct {
 	report
-	closed bool
 }
 
 func newDiffDialog(ctx *common.Context, msg diffDone) *diffDialog {
 	st := ctx.Styles
 	d := &diffDialog{report: newReport(ctx)}
+	d.keys = d.bindings
 	d.title = "Diff of the backup with the folder"
 	d.sub = msg.req.file + " ↔ " + msg.req.path
 	d.empty = "nothing differs"
@@ -142,27 +141,9 @@ func (d *diffDialog) bindings() common.Bindings {
 }
 
 // Update implements common.Dialog.
-func (d *diffDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
-	cmd := handleReportKey(d.ctx, d.bindings(), msg)
-	if d.closed {
-		return nil, cmd
-	}
-	return d, cmd
-}
+func (d *diffDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) { return d.update(d, msg) }
 
 // View implements common.Dialog.
 func (d *diffDialog) View() string {
 	return d.view(button(d.ctx.Styles.ButtonFocused, d.ctx.Keys.Back, "close"))
-}
-
-// ShortHelp implements help.KeyMap.
-func (d *diffDialog) ShortHelp() []key.Binding {
-	hints, _ := reportHelp(d.ctx, d.bindings())
-	return hints
-}
-
-// FullHelp implements help.KeyMap.
-func (d *diffDialog) FullHelp() [][]key.Binding {
-	_, columns := reportHelp(d.ctx, d.bindings())
-	return columns
 }

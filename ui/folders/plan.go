@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dapconsole/dapconsole/api"
@@ -113,7 +112,6 @@ type planDialog struct {
 	plan      restoreplan.Plan
 	replan    common.Requests // plans made again after a toggle
 	replaning bool
-	closed    bool
 }
 
 // replanned answers a plan made again with other options.
@@ -128,6 +126,7 @@ func (m replanned) Failure() error { return m.err }
 
 func newPlanDialog(ctx *common.Context, msg restorePlanned) *planDialog {
 	d := &planDialog{report: newReport(ctx), req: msg.req, target: msg.target}
+	d.keys = d.bindings
 	d.empty = "the archive holds no file"
 	d.show(msg.plan)
 	return d
@@ -287,11 +286,7 @@ func (d *planDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		d.show(m.plan)
 		return d, nil
 	}
-	cmd := handleReportKey(d.ctx, d.bindings(), msg)
-	if d.closed {
-		return nil, cmd
-	}
-	return d, cmd
+	return d.update(d, msg)
 }
 
 // View implements common.Dialog.
@@ -305,16 +300,4 @@ func (d *planDialog) View() string {
 		yes = button(st.ButtonDanger, k.Yes, "restore")
 	}
 	return d.view(buttons(yes, button(st.ButtonFocused, k.No, "cancel")))
-}
-
-// ShortHelp implements help.KeyMap.
-func (d *planDialog) ShortHelp() []key.Binding {
-	hints, _ := reportHelp(d.ctx, d.bindings())
-	return hints
-}
-
-// FullHelp implements help.KeyMap.
-func (d *planDialog) FullHelp() [][]key.Binding {
-	_, columns := reportHelp(d.ctx, d.bindings())
-	return columns
 }

@@ -29,6 +29,10 @@ type report struct {
 	width, height int
 	wrappedAt     int    // the inner width the pager's lines were wrapped to
 	generation    uint64 // the styles they were drawn with
+	// keys are the dialog's bindings, which handle its keys and draw its
+	// hints and `?`; a binding that closes the dialog sets closed.
+	keys   func() common.Bindings
+	closed bool
 }
 
 // reportLine is one line of a report with the theme's style it is drawn in;
@@ -142,22 +146,28 @@ func buttons(shown ...string) string {
 	return strings.Join(slices.DeleteFunc(shown, func(s string) bool { return s == "" }), "  ")
 }
 
-// reportHelp is the hint bar and `?` of a dialog that declares its keys
-// as a view's Bindings.
-func reportHelp(ctx *common.Context, bs common.Bindings) ([]key.Binding, [][]key.Binding) {
-	columns, disabled, _ := bs.Help(ctx)
+// update runs a key press through the dialog's bindings; self is the
+// dialog, or nil once a key closed it.
+func (r *report) update(self common.Dialog, msg tea.Msg) (common.Dialog, tea.Cmd) {
+	var cmd tea.Cmd
+	if press, ok := msg.(tea.KeyPressMsg); ok {
+		cmd, _ = r.keys().Handle(r.ctx, press)
+	}
+	if r.closed {
+		return nil, cmd
+	}
+	return self, cmd
+}
+
+// ShortHelp implements help.KeyMap: the hint bar, from the bindings.
+func (r *report) ShortHelp() []key.Binding { return r.keys().Hints(r.ctx) }
+
+// FullHelp implements help.KeyMap: `?`, from the bindings, the disabled
+// keys apart.
+func (r *report) FullHelp() [][]key.Binding {
+	columns, disabled, _ := r.keys().Help(r.ctx)
 	if len(disabled) > 0 {
 		columns = append(columns, disabled)
 	}
-	return bs.Hints(ctx), columns
-}
-
-// handleReportKey runs a key press through a dialog's bindings.
-func handleReportKey(ctx *common.Context, bs common.Bindings, msg tea.Msg) tea.Cmd {
-	press, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	cmd, _ := bs.Handle(ctx, press)
-	return cmd
+	return columns
 }
