@@ -71,9 +71,18 @@ func TestCopyFailures(t *testing.T) {
 			}
 		})
 	}
-	// The whole folder copies from the older platform as from any other.
+	// The whole folder copies from the older platform as from any other;
+	// chosen files from a newer one.
 	if status, d := planCopyOf(t, older, other, restoreplan.Source{Folder: api.Path("/Data")}); d == nil {
 		t.Errorf("the whole folder from an older platform: %+v", status)
+	}
+	status, d := planCopyOf(t, other, older, restoreplan.Source{Folder: api.Path("/Data"), Files: []api.Ref{api.Path("/Data/ImportJobs")}})
+	if d == nil {
+		t.Fatalf("chosen files from a newer platform: %+v", status)
+	}
+	d.SetSize(100, 40)
+	if v := viewOf(d); !strings.Contains(v, "/Copied/ImportJobs/Orders.imp") || strings.Contains(v, "Connections/") {
+		t.Errorf("the plan of the chosen folder:\n%s", v)
 	}
 }
 
