@@ -122,11 +122,6 @@ func TestGolden(t *testing.T) {
 			c.keys("space")
 			return c.waitFor("not allowed")
 		}},
-		{"FullHelp", consoleOpts{}, func(c *console) string {
-			c.waitFor("Exports/")
-			c.keys("?")
-			return c.waitFor("Keys — Folders")
-		}},
 		{"CommandLine", consoleOpts{}, func(c *console) string {
 			c.waitFor("Exports/")
 			c.keys(":", "c")
@@ -173,7 +168,8 @@ func TestGolden(t *testing.T) {
 		{"ReadOnlyHelp", consoleOpts{readOnly: true}, func(c *console) string {
 			c.waitFor("Exports/")
 			c.keys("?")
-			return c.waitFor("restore ✗")
+			c.waitFor("restore ✗")
+			return c.waitFor("platform 11.0.0")
 		}},
 	}
 	for _, tt := range tests {

@@ -27,30 +27,7 @@ func withJobsPane(ctx *common.Context) []common.Pane {
 // moving dashboard has its goldens from fixed answers in ui/jobs.
 // Regenerate with `go test ./ui -run TestGoldenJobs -update`.
 func TestGoldenJobs(t *testing.T) {
-	// Orders is the demo's second scheduled job: execution #2, done in a moment.
-	openHistory := func(c *console) string {
-		c.waitFor("Exports/")
-		c.keys("3")
-		c.waitFor("Jobs  ")
-		c.keys(":")
-		c.typeText("history /Data/ImportJobs/Orders.imp")
-		c.keys("enter")
-		c.waitFor("History of Orders.imp")
-		// Read the history again (r) until the run has finished, however
-		// long a loaded machine makes it (the wait had 50 reads, ~5 s).
-		deadline := time.Now().Add(time.Minute)
-		for {
-			s := c.screen()
-			if strings.Contains(s, "#2       ✓ COMPLETED") {
-				return s
-			}
-			if time.Now().After(deadline) {
-				c.t.Fatalf("the run never showed as completed; last screen:\n%s", s)
-			}
-			c.keys("r")
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
+	openHistory := func(c *console) string { return c.openOrdersHistory() }
 	tests := []struct {
 		name  string
 		drive func(c *console) string
@@ -88,6 +65,33 @@ func TestGoldenJobs(t *testing.T) {
 			c.t = t
 			c.golden(runTimes.ReplaceAllString(tt.drive(c), "YYYY-MM-DD hh:mm:ss         Ns"))
 		})
+	}
+}
+
+// openOrdersHistory opens, in Jobs, the history of the demo's Orders
+// import (its second scheduled job: execution #2, done in a moment),
+// reading it again (r) until the run has finished, however long a loaded
+// machine makes it.
+func (c *console) openOrdersHistory() string {
+	c.t.Helper()
+	c.waitFor("Exports/")
+	c.keys("3")
+	c.waitFor("Jobs  ")
+	c.keys(":")
+	c.typeText("history /Data/ImportJobs/Orders.imp")
+	c.keys("enter")
+	c.waitFor("History of Orders.imp")
+	deadline := time.Now().Add(time.Minute)
+	for {
+		s := c.screen()
+		if strings.Contains(s, "#2       ✓ COMPLETED") {
+			return s
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the run never showed as completed; last screen:\n%s", s)
+		}
+		c.keys("r")
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 

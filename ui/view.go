@@ -186,7 +186,11 @@ func (m *Model) helpLineView() string {
 			key.WriteString("\x00" + b.Help().Key + "\x01" + b.Help().Desc)
 		}
 	}
-	return m.helpLine.get(key.String(), func() string { return m.help.ShortHelpView(bindings) })
+	// Cut again: bubbles' help adds the items past the width when its "…"
+	// would not fit either.
+	return m.helpLine.get(key.String(), func() string {
+		return ansi.Truncate(m.help.ShortHelpView(bindings), m.width, "…")
+	})
 }
 
 func (m *Model) fullHelpView() string {
