@@ -23,6 +23,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/sshserve/sshtest"
 )
 
@@ -210,7 +211,7 @@ const ctrlU = "\x15"
 // up; downloading gets a token when one starts.
 func stallingPlatform(t *testing.T, password string) (url string, downloading chan struct{}) {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: password})
+	srv, err := server.New(servertest.TestConfig(server.Config{DataDir: t.TempDir(), AdminPassword: password}))
 	if err != nil {
 		t.Fatal(err)
 	}

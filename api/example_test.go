@@ -10,6 +10,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // startDemo runs the embedded platform for an example; stop ends it.
@@ -18,7 +19,7 @@ func startDemo() (url string, stop func()) {
 	if err != nil {
 		panic(err)
 	}
-	srv, err := server.New(server.Config{DataDir: dir, DemoData: true})
+	srv, err := server.New(servertest.TestConfig(server.Config{DataDir: dir, DemoData: true}))
 	if err != nil {
 		panic(err)
 	}

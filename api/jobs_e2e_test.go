@@ -22,6 +22,7 @@ import (
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
 	"github.com/dapconsole/dapconsole/server/jobs"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -49,7 +50,7 @@ func newJobPlatform(t testing.TB) *jobPlatform {
 
 func (p *jobPlatform) start() {
 	p.t.Helper()
-	srv, err := server.New(server.Config{DataDir: p.dir, DemoData: true, MaxConcurrentJobs: p.maxJobs})
+	srv, err := server.New(servertest.TestConfig(server.Config{DataDir: p.dir, DemoData: true, MaxConcurrentJobs: p.maxJobs}))
 	if err != nil {
 		p.t.Fatal(err)
 	}

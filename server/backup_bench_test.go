@@ -17,6 +17,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
@@ -191,7 +192,7 @@ func TestBackupMemoryProbe(t *testing.T) {
 		t.Skip("a measuring aid: set DAP_PROBE and DAP_PROBE_DIR")
 	}
 	dataDir := filepath.Join(dir, "data")
-	srv, err := server.New(server.Config{DataDir: dataDir, AdminPassword: "admin"})
+	srv, err := server.New(servertest.TestConfig(server.Config{DataDir: dataDir, AdminPassword: "admin"}))
 	if err != nil {
 		t.Fatal(err)
 	}

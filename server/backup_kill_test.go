@@ -18,6 +18,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/backup"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // killHelperEnv names the data directory a helper process serves from.
@@ -58,7 +59,7 @@ func TestRestoreSurvivesSIGKILL(t *testing.T) {
 	}
 	dir := t.TempDir()
 	before, dataArchive := func() ([]byte, []byte) {
-		srv, err := New(Config{DataDir: dir, DemoData: true})
+		srv, err := New(Config{DataDir: dir, DemoData: true, PasswordCost: bcrypt.MinCost})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -104,14 +104,22 @@ func TestEveryPasswordCheckCostsAtLeastTheDecoy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newAuthCache()
-	c.spend("guess")
-	unknown := rounds
-	for _, password := range []string{"guess", "viewer"} {
+	for _, cost := range []int{bcrypt.DefaultCost, bcrypt.MinCost + 2} {
+		c, err := newAuthCache(cost)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rounds = 0
-		c.verify(store.User{Name: "viewer", PasswordHash: string(cheap)}, password)
-		if rounds < unknown {
-			t.Errorf("checking %q against a demo hash costs %d rounds, an unknown name %d", password, rounds, unknown)
+		c.spend("guess")
+		if unknown := rounds; unknown != 1<<cost {
+			t.Errorf("cost %d: an unknown name costs %d rounds, want %d", cost, unknown, 1<<cost)
+		}
+		for _, password := range []string{"guess", "viewer"} {
+			rounds = 0
+			c.verify(store.User{Name: "viewer", PasswordHash: string(cheap)}, password)
+			if rounds < 1<<cost {
+				t.Errorf("cost %d: checking %q against a demo hash costs %d rounds, an unknown name %d", cost, password, rounds, 1<<cost)
+			}
 		}
 	}
 }

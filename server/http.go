@@ -23,9 +23,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// bcryptCost is the cost of real accounts' password hashes.
-const bcryptCost = bcrypt.DefaultCost
-
 // realm is the HTTP Basic realm every 401 names.
 const realm = `Basic realm="dap"`
 
@@ -77,24 +74,35 @@ func challenge(w http.ResponseWriter, reason string) {
 // under a per-process random key, so each request does not pay for bcrypt.
 // An entry counts only while the user's stored hash is the one it matched.
 type authCache struct {
-	key []byte
-	mu  sync.Mutex
-	ok  map[string]authEntry // by user name
+	key   []byte
+	cost  int    // every check costs at least a hash of this cost
+	decoy []byte // a hash of that cost, checked against for unknown names
+	mu    sync.Mutex
+	ok    map[string]authEntry // by user name
 }
 
-// decoyHash is a bcrypt hash (bcryptCost) of a random string nobody knows,
-// checked against when the user name is unknown.
-const decoyHash = "$2a$10$2uwRryvu5ehu14riRWGPgO9TN6.6mAVledh2TkySpzXM8V/iFyjkS"
+// defaultDecoyHash is a bcrypt hash (bcrypt.DefaultCost) of a random string
+// nobody knows: with it a server at the default cost starts without paying
+// for a hash.
+const defaultDecoyHash = "$2a$10$2uwRryvu5ehu14riRWGPgO9TN6.6mAVledh2TkySpzXM8V/iFyjkS"
 
 type authEntry struct {
 	hash string
 	mac  []byte
 }
 
-func newAuthCache() *authCache {
+// newAuthCache checks passwords at cost (Config.PasswordCost).
+func newAuthCache(cost int) (*authCache, error) {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &authCache{key: key, ok: map[string]authEntry{}}
+	decoy := []byte(defaultDecoyHash)
+	if cost != bcrypt.DefaultCost {
+		var err error
+		if decoy, err = bcrypt.GenerateFromPassword([]byte(rand.Text()), cost); err != nil {
+			return nil, fmt.Errorf("password cost %d: %w", cost, err)
+		}
+	}
+	return &authCache{key: key, cost: cost, decoy: decoy, ok: map[string]authEntry{}}, nil
 }
 
 // compareHash is bcrypt's check; a variable so that tests can weigh the
@@ -104,7 +112,7 @@ var compareHash = bcrypt.CompareHashAndPassword
 // spend does the work of checking a password against a hash, so that
 // answers do not tell unknown user names from known ones by their timing.
 func (c *authCache) spend(password string) {
-	compareHash([]byte(decoyHash), []byte(password))
+	compareHash(c.decoy, []byte(password))
 }
 
 func (c *authCache) verify(u store.User, password string) bool {
@@ -122,7 +130,7 @@ func (c *authCache) verify(u store.User, password string) bool {
 	// topped up with the decoy's work: a check of a known name then costs
 	// at least what one of an unknown name does, and timing tells no
 	// demo account from an unknown name.
-	if cost, _ := bcrypt.Cost([]byte(u.PasswordHash)); cost < bcryptCost {
+	if cost, _ := bcrypt.Cost([]byte(u.PasswordHash)); cost < c.cost {
 		c.spend(password)
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // jobsKillHelperEnv names the data directory the helper process serves.
@@ -42,7 +43,7 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 	}
 	dir := t.TempDir()
 	// Seed the demo once, then serve without it, so no schedule triggers anything.
-	seeded, err := server.New(server.Config{DataDir: dir, DemoData: true})
+	seeded, err := server.New(servertest.TestConfig(server.Config{DataDir: dir, DemoData: true}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,13 @@ import (
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
 func TestRestartKeepsData(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := server.New(server.Config{DataDir: dir, DemoData: true})
+	srv, err := server.New(servertest.TestConfig(server.Config{DataDir: dir, DemoData: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,10 +54,10 @@ func TestRestartKeepsData(t *testing.T) {
 }
 
 func TestFirstStart(t *testing.T) {
-	if _, err := server.New(server.Config{DataDir: t.TempDir()}); err == nil {
+	if _, err := server.New(servertest.TestConfig(server.Config{DataDir: t.TempDir()})); err == nil {
 		t.Fatal("an empty data directory without password or demo data started")
 	}
-	if _, err := server.New(server.Config{}); err == nil {
+	if _, err := server.New(servertest.TestConfig(server.Config{})); err == nil {
 		t.Fatal("a server without data directory started")
 	}
 	_, p := start(t, server.Config{DataDir: t.TempDir(), AdminPassword: "admin"})

@@ -14,6 +14,7 @@ import (
 	"github.com/dapconsole/dapconsole/server/backup"
 	"github.com/dapconsole/dapconsole/server/jobs"
 	"github.com/dapconsole/dapconsole/server/store"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // DefaultMaxBodyBytes caps JSON request bodies when Config.MaxBodyBytes is 0.
@@ -31,6 +32,11 @@ type Config struct {
 	// FileRoots are the directories file-system and SQLite connections may
 	// reach; empty means the data directory's files/ folder.
 	FileRoots []string
+	// PasswordCost is the bcrypt cost of new password hashes and the least
+	// work of every password check, known name or not; 0 means
+	// bcrypt.DefaultCost. Tests that start many servers lower it: under the
+	// race detector one check at the default cost takes seconds.
+	PasswordCost int
 	// MaxBodyBytes caps JSON request bodies (413 past it); 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// ArchiveLimits caps restore uploads; zero fields take archive.DefaultLimits.
@@ -84,8 +90,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if cfg.PasswordCost == 0 {
+		cfg.PasswordCost = bcrypt.DefaultCost
+	}
 	if len(cfg.FileRoots) == 0 {
 		cfg.FileRoots = []string{FilesDir(cfg.DataDir)}
+	}
+	auth, err := newAuthCache(cfg.PasswordCost)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
 	// The store first: it creates the data directory for its owner only.
 	st, err := store.Open(cfg.DataDir)
@@ -102,7 +115,7 @@ func New(cfg Config) (*Server, error) {
 		st.Close()
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	s := &Server{cfg: cfg, store: st, backups: backups, auth: newAuthCache(), started: time.Now()}
+	s := &Server{cfg: cfg, store: st, backups: backups, auth: auth, started: time.Now()}
 	if err := s.initialize(context.Background()); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("server: %w", err)
@@ -126,7 +139,7 @@ func (s *Server) initialize(ctx context.Context) error {
 	if s.cfg.AdminPassword == "" {
 		return errors.New("an empty data directory needs an administrator password (DAP_ADMIN_PASSWORD) or demo data")
 	}
-	hash, err := store.HashPassword(s.cfg.AdminPassword, bcryptCost)
+	hash, err := store.HashPassword(s.cfg.AdminPassword, s.cfg.PasswordCost)
 	if err != nil {
 		return err
 	}

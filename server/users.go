@@ -257,7 +257,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	hash, err := store.HashPassword(string(body), bcryptCost)
+	hash, err := store.HashPassword(string(body), s.cfg.PasswordCost)
 	if err != nil {
 		writeError(w, err)
 		return

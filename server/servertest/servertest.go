@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dapconsole/dapconsole/server"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Platform is the embedded platform serving on a loopback address.
@@ -22,14 +23,15 @@ type Platform struct {
 }
 
 // Start runs the platform on cfg, with wrap (when not nil) in front of its
-// handler. An empty DataDir takes a directory of the test's own. The
+// handler. An empty DataDir takes a directory of the test's own; a zero
+// PasswordCost takes bcrypt's minimum (TestConfig). The
 // platform stops when the test ends, if Close has not stopped it before.
 func Start(t testing.TB, cfg server.Config, wrap func(http.Handler) http.Handler) *Platform {
 	t.Helper()
 	if cfg.DataDir == "" {
 		cfg.DataDir = t.TempDir()
 	}
-	srv, err := server.New(cfg)
+	srv, err := server.New(TestConfig(cfg))
 	if err != nil {
 		t.Fatalf("start the platform: %v", err)
 	}
@@ -45,6 +47,16 @@ func Start(t testing.TB, cfg server.Config, wrap func(http.Handler) http.Handler
 		}
 	})
 	return p
+}
+
+// TestConfig is cfg with bcrypt's minimum cost for passwords unless cfg
+// sets one: the default cost takes seconds a check under the race
+// detector, paid by every user's first request to every test's server.
+func TestConfig(cfg server.Config) server.Config {
+	if cfg.PasswordCost == 0 {
+		cfg.PasswordCost = bcrypt.MinCost
+	}
+	return cfg
 }
 
 // Close stops serving, then closes the platform; later calls only return

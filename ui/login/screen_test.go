@@ -17,6 +17,7 @@ import (
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/credentials"
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/theme"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
@@ -42,7 +43,7 @@ func runWithPlatform(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	srv, err := server.New(server.Config{DataDir: dir, AdminPassword: testPassword})
+	srv, err := server.New(servertest.TestConfig(server.Config{DataDir: dir, AdminPassword: testPassword}))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
