@@ -130,22 +130,30 @@ func (p *parser) object(depth int) error {
 		if err := p.value(depth + 1); err != nil {
 			return err
 		}
-		c, err := p.next()
-		if err != nil {
+		if end, err := p.separator('}', "a member"); end || err != nil {
 			return err
 		}
-		p.pos++
-		switch c {
-		case '}':
-			p.out = append(p.out, '}')
-			return nil
-		case ',', ';':
-			p.out = append(p.out, ',')
-		default:
-			p.pos--
-			return p.fail(fmt.Sprintf("unexpected %q after a member; want , or }", c))
-		}
 	}
+}
+
+// separator reads what follows a member or an element: the end of its
+// object or array (true), or a separator (, or ;) before the next one.
+func (p *parser) separator(end byte, after string) (bool, error) {
+	c, err := p.next()
+	if err != nil {
+		return false, err
+	}
+	switch c {
+	case end:
+		p.pos++
+		p.out = append(p.out, end)
+		return true, nil
+	case ',', ';':
+		p.pos++
+		p.out = append(p.out, ',')
+		return false, nil
+	}
+	return false, p.fail(fmt.Sprintf("unexpected %q after %s; want , or %c", c, after, end))
 }
 
 // name reads a member's name and its separator (: = or =>).
@@ -200,19 +208,8 @@ func (p *parser) array(depth int) error {
 		} else if err := p.value(depth + 1); err != nil {
 			return err
 		}
-		if c, err = p.next(); err != nil {
+		if end, err := p.separator(']', "an element"); end || err != nil {
 			return err
-		}
-		p.pos++
-		switch c {
-		case ']':
-			p.out = append(p.out, ']')
-			return nil
-		case ',', ';':
-			p.out = append(p.out, ',')
-		default:
-			p.pos--
-			return p.fail(fmt.Sprintf("unexpected %q after an element; want , or ]", c))
 		}
 		if c, err = p.next(); err != nil {
 			return err
