@@ -172,8 +172,8 @@ func waitForReadingAhead(t *testing.T) {
 // both hold exactly two. A backup that held every body holds twice as much
 // for twice the files (checked with exportBatch above both counts).
 func TestBackupAndRestoreHoldNoBodies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fills two servers")
+	if testing.Short() || raceDetector {
+		t.Skip("fills two servers; measures the heap, so .ci/run runs it without -race")
 	}
 	const files, descLen, slack = 600, 16 << 10, 4 << 20
 	fewBackup, fewRestore := heldDuringBackupAndRestore(t, files, descLen, backup.Hooks{})
@@ -193,8 +193,8 @@ func TestBackupAndRestoreHoldNoBodies(t *testing.T) {
 // about the same heap for eight times the entries (3.3 and 3.5 MiB here);
 // with the entries in memory the peak grows from 3.2 to 8.1 MiB.
 func TestRestoreOnDiskHoldsTheSameForMoreEntries(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fills two servers")
+	if testing.Short() || raceDetector {
+		t.Skip("fills two servers; measures the heap, so .ci/run runs it without -race")
 	}
 	const few, slack = 1000, 2 << 20
 	_, fewRestore := heldDuringBackupAndRestore(t, few, 64, backup.Hooks{EntriesOnDisk: true})
