@@ -94,10 +94,14 @@ func TestServedDirsAgreeWithEveryPair(t *testing.T) {
 // check of a known name costs at least the decoy's.
 func TestEveryPasswordCheckCostsAtLeastTheDecoy(t *testing.T) {
 	var rounds int
+	// The rounds are counted, not run: under -race a check at cost 10 takes seconds.
 	compareHash = func(hash, password []byte) error {
 		cost, _ := bcrypt.Cost(hash)
 		rounds += 1 << cost
-		return bcrypt.CompareHashAndPassword(hash, password)
+		if string(password) != "viewer" {
+			return bcrypt.ErrMismatchedHashAndPassword
+		}
+		return nil
 	}
 	defer func() { compareHash = bcrypt.CompareHashAndPassword }()
 	cheap, err := bcrypt.GenerateFromPassword([]byte("viewer"), bcrypt.MinCost)

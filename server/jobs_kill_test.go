@@ -25,7 +25,7 @@ func TestJobsKillHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("runs only as the helper process of TestJobsSurviveSIGKILL")
 	}
-	running, err := server.Start(server.Config{DataDir: dir, MaxConcurrentJobs: 1}, "127.0.0.1:0")
+	running, err := server.Start(servertest.TestConfig(server.Config{DataDir: dir, MaxConcurrentJobs: 1}), "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

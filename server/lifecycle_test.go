@@ -75,7 +75,7 @@ func TestFirstStart(t *testing.T) {
 }
 
 func TestStartAndShutdown(t *testing.T) {
-	running, err := server.Start(server.Config{DataDir: t.TempDir(), DemoData: true}, "127.0.0.1:0")
+	running, err := server.Start(servertest.TestConfig(server.Config{DataDir: t.TempDir(), DemoData: true}), "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestStartAndShutdown(t *testing.T) {
 	if _, err := http.Get(running.URL); err == nil {
 		t.Fatal("still accepting after shutdown")
 	}
-	if _, err := server.Start(server.Config{DataDir: t.TempDir(), DemoData: true}, "256.0.0.1:0"); err == nil {
+	if _, err := server.Start(servertest.TestConfig(server.Config{DataDir: t.TempDir(), DemoData: true}), "256.0.0.1:0"); err == nil {
 		t.Fatal("listening on a bad address")
 	}
 }

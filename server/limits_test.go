@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
 // startListening runs the platform on loopback the way serve does
@@ -18,7 +19,7 @@ import (
 func startListening(t *testing.T, cfg server.Config) *server.Running {
 	t.Helper()
 	cfg.DataDir, cfg.DemoData = t.TempDir(), true
-	running, err := server.Start(cfg, "127.0.0.1:0")
+	running, err := server.Start(servertest.TestConfig(cfg), "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
