@@ -94,7 +94,7 @@ func newDiffDialog(ctx *common.Context, msg diffDone) *diffDialog {
 	d.keys = d.bindings
 	d.title = "Diff of the backup with the folder"
 	d.sub = msg.req.file + " ↔ " + msg.req.path
-	d.empty = "nothing differs"
+	d.empty = "no file added, removed or changed"
 	counts := map[string]int{}
 	var items []reportLine
 	for _, c := range msg.changes {
