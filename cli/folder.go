@@ -274,21 +274,16 @@ func (a *app) folderRestore() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		archive, err := os.Open(args[1])
+		archive, size, err := openArchive(args[1])
 		if err != nil {
 			return err
 		}
 		defer archive.Close()
-		info, err := archive.Stat()
-		if err != nil {
-			return err
-		}
 		client, err := a.connect()
 		if err != nil {
 			return err
 		}
 		var send io.Reader = archive
-		size := info.Size()
 		opt := restoreplan.Options{Flags: flags.value(), SkipUnchanged: skipUnchanged}
 		if dryRun || skipUnchanged {
 			zr, target, plan, err := planRestore(ctx, client, ref, archive, size, opt)

@@ -63,16 +63,12 @@ func (a *app) folderDiff() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		archive, err := os.Open(args[1])
+		archive, size, err := openArchive(args[1])
 		if err != nil {
 			return err
 		}
 		defer archive.Close()
-		info, err := archive.Stat()
-		if err != nil {
-			return err
-		}
-		zr, err := zip.NewReader(archive, info.Size())
+		zr, err := zip.NewReader(archive, size)
 		if err != nil {
 			return fmt.Errorf("read the archive: %w", err)
 		}
@@ -103,4 +99,18 @@ func (a *app) folderDiff() *cobra.Command {
 		return nil
 	})
 	return cmd
+}
+
+// openArchive opens a local ZIP archive for reading, with its size.
+func openArchive(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, info.Size(), nil
 }
