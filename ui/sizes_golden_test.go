@@ -194,3 +194,29 @@ func TestNoLineWiderThanTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestDialogKeepsAMargin opens a dialog over the tree at 120×40, where
+// a folder row's last character ("id 11" of Exports) lies in the column
+// right of the box: the box keeps a blank column on either side, so no character of
+// what is under it sticks to its frame ("╮1").
+func TestDialogKeepsAMargin(t *testing.T) {
+	c := startConsole(t, consoleOpts{width: 120, height: 40, wrap: statesPending})
+	c.openImportJobs()
+	c.waitFor("Products.imp")
+	c.keys("j", "j", "j", "j", "j", "j", "enter") // DataLinks: one more row
+	c.waitFor("Orders With Errors.lnk")
+	c.keys("f2")
+	screen := c.waitFor("Rename /Data/DataLinks")
+	for i, line := range strings.Split(screen, "\n") {
+		runes := []rune(line)
+		left := strings.IndexAny(line, "╭│╰")
+		right := strings.LastIndexAny(line, "╮│╯")
+		if left < 0 || right < 0 {
+			continue
+		}
+		l, r := len([]rune(line[:left])), len([]rune(line[:right]))
+		if (l > 0 && runes[l-1] != ' ') || (r+1 < len(runes) && runes[r+1] != ' ') {
+			t.Fatalf("line %d: the dialog's frame touches what is under it:\n%s", i+1, screen)
+		}
+	}
+}

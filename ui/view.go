@@ -240,8 +240,13 @@ func (m *Model) helpColumnRows(groups [][]key.Binding) string {
 	return strings.Join(rows, "\n\n")
 }
 
-// overlay draws box centred on base.
+// overlay draws box centred on base, with a blank column either side
+// where there is room, so that no character of what is under it touches
+// its frame.
 func overlay(base, box string, w, h int) string {
+	if lipgloss.Width(box)+2 <= w {
+		box = lipgloss.NewStyle().Padding(0, 1).Render(box)
+	}
 	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
 	box = common.Fit(box, w, h)
 	layers := lipgloss.NewCompositor(
