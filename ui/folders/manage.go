@@ -24,7 +24,11 @@ type folderWrite struct {
 	// moved is set when paths below a folder changed (rename, move): the
 	// file lists are read again.
 	moved bool
-	run   func(ctx context.Context, c *api.Client) error
+	// follow is where the folder is after the write (a rename's or a
+	// move's): the cursor goes with it, so the next key acts on it and not
+	// on the row that took its place.
+	follow string
+	run    func(ctx context.Context, c *api.Client) error
 }
 
 // folderWritten answers a folderWrite.
@@ -122,7 +126,7 @@ func (p *Pane) renameWrite(n *node, name string) (tea.Msg, error) {
 	}
 	id, from, parent := n.id, n.path(), n.parent.path()
 	to := childPathOf(parent, name)
-	return folderWrite{label: "renaming " + from, done: "renamed " + from + " to " + to, reread: []string{parent}, moved: true,
+	return folderWrite{label: "renaming " + from, done: "renamed " + from + " to " + to, reread: []string{parent}, moved: true, follow: to,
 		run: func(ctx context.Context, c *api.Client) error {
 			_, err := c.RenameFolder(ctx, api.FileID(id), name)
 			return err
@@ -142,6 +146,7 @@ func (p *Pane) moveWrite(n *node, target string) (tea.Msg, error) {
 	}
 	id, from := n.id, n.path()
 	return folderWrite{label: "moving " + from, done: "moved " + from + " into " + target, reread: []string{n.parent.path(), target}, moved: true,
+		follow: childPathOf(target, n.name),
 		run: func(ctx context.Context, c *api.Client) error {
 			_, err := c.MoveFolder(ctx, api.FileID(id), api.Path(target))
 			return err
@@ -205,6 +210,9 @@ func (p *Pane) folderWriteDone(msg folderWritten) tea.Cmd {
 	}
 	if msg.write.moved {
 		cmds = append(cmds, p.readFiles())
+	}
+	if msg.write.follow != "" {
+		cmds = append(cmds, p.walkTo(msg.write.follow, true))
 	}
 	return tea.Batch(cmds...)
 }

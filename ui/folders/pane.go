@@ -39,6 +39,9 @@ type Pane struct {
 	// gotoReread holds the folders the walk read again for a segment it did
 	// not find, so that each is read again once per `:cd`.
 	gotoReread map[int64]bool
+	// gotoQuiet: the walk follows a folder the console renamed or moved,
+	// whose write already said so; it ends without "at PATH".
+	gotoQuiet bool
 
 	rows  rowCache
 	perms *permEditor // nil while closed
@@ -446,9 +449,13 @@ func (p *Pane) setFilter(text string) {
 }
 
 // startGoto walks to a folder path, reading folders on the way.
-func (p *Pane) startGoto(path string) tea.Cmd {
+func (p *Pane) startGoto(path string) tea.Cmd { return p.walkTo(path, false) }
+
+// walkTo walks to a folder path, reading folders on the way; quiet ends
+// it without saying "at PATH".
+func (p *Pane) walkTo(path string, quiet bool) tea.Cmd {
 	clean := strings.Trim(path, "/ ")
-	p.gotoPath, p.gotoReread = nil, map[int64]bool{}
+	p.gotoPath, p.gotoReread, p.gotoQuiet = nil, map[int64]bool{}, quiet
 	if clean != "" {
 		p.gotoPath = strings.Split(clean, "/")
 	}
@@ -501,6 +508,9 @@ func (p *Pane) continueGoto() tea.Cmd {
 	}
 	p.gotoPath = nil
 	p.keepCursorOn(at)
+	if p.gotoQuiet {
+		return nil
+	}
 	return common.Info("at " + at.path())
 }
 
