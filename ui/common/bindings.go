@@ -87,7 +87,11 @@ func (bs Bindings) Handle(ctx *Context, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bo
 		}
 		if why := b.Why(ctx); why != "" {
 			if refusal == "" {
-				refusal = b.Shown().Help().Desc + ": " + why
+				what := b.Short // the hint bar's words: "delete", not "delete … (asks first)"
+				if what == "" {
+					what = b.Shown().Help().Desc
+				}
+				refusal = what + ": " + why
 			}
 			continue
 		}

@@ -44,7 +44,8 @@ func TestBindingsDecideKeysHintsAndHelp(t *testing.T) {
 		{Key: k.Move, Hint: 1, Column: NoHelp},
 		{Key: k.Open, Help: "history", Run: run("open"), Hint: 2},
 		{Key: k.Edit, Run: run("edit"), Write: true, Disabled: "not over SSH", Hint: 3, Column: 1},
-		{Key: k.Delete, Run: run("delete"), Write: true, Hint: 4, Column: 1},
+		// The refusal names the key in its short words, as the hint bar does.
+		{Key: k.Delete, Help: "delete the run's data (asks first)", Short: "delete", Run: run("delete"), Write: true, Hint: 4, Column: 1},
 		{Key: k.Refresh, Run: run("refresh"), Column: 1},
 	}
 	tests := []struct {
