@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/archive"
 	"github.com/dapconsole/dapconsole/server/backup"
 	"github.com/dapconsole/dapconsole/server/store"
 )
@@ -32,28 +33,31 @@ func liveHeap() uint64 {
 	return ms.HeapAlloc
 }
 
-// heldDuringBackupAndRestore fills a server with files connections whose
-// descriptions are descLen random bytes, and returns the live heap in the
-// middle of a backup of them (the client stalled after 64 KiB, the reading
-// ahead done) and the peak heap
-// during a restore of that backup, above what was live before it.
-func heldDuringBackupAndRestore(t *testing.T, files, descLen int, hooks backup.Hooks) (held, restore uint64) {
+// memoryServer is a server whose connections have small socket buffers on
+// both ends, so that a backup stalls a few files after the 64 KiB the
+// client reads, whatever the kernel's autotuning would buffer (tens of
+// MiB on loopback): the stall then comes in the first batch, with the
+// pipeline full, for any tree.
+type memoryServer struct {
+	t      *testing.T
+	srv    *Server
+	url    string
+	client *http.Client
+}
+
+func newMemoryServer(t *testing.T, hooks backup.Hooks) *memoryServer {
 	srv, err := New(Config{DataDir: t.TempDir(), AdminPassword: "admin", BackupHooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	// Small socket buffers on both ends, so that the backup stalls a few
-	// files after the 64 KiB the client reads, whatever the kernel's
-	// autotuning would buffer (tens of MiB on loopback): the stall then
-	// comes in the first batch, with the pipeline full, for any tree.
+	t.Cleanup(func() { srv.Close() })
 	ts := httptest.NewUnstartedServer(srv.Handler())
 	ts.Config.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 		c.(*net.TCPConn).SetWriteBuffer(socketBuffer)
 		return ctx
 	}
 	ts.Start()
-	defer ts.Close()
+	t.Cleanup(ts.Close)
 	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 		if err == nil {
@@ -61,9 +65,61 @@ func heldDuringBackupAndRestore(t *testing.T, files, descLen int, hooks backup.H
 		}
 		return c, err
 	}}}
-	defer client.CloseIdleConnections()
+	t.Cleanup(client.CloseIdleConnections)
+	return &memoryServer{t: t, srv: srv, url: ts.URL, client: client}
+}
+
+func (m *memoryServer) send(method, path string, body io.Reader) *http.Response {
+	req, _ := http.NewRequest(method, m.url+path, body)
+	req.SetBasicAuth("admin", "admin")
+	req.Header.Set("Content-Type", "application/zip")
+	resp, err := m.client.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		m.t.Fatalf("%s %s: %v %v", method, path, resp, err)
+	}
+	return resp
+}
+
+// restorePeak restores the archive in the file into /Copy and returns the
+// peak heap during the restore, above what was live before it. A
+// restore's files are gone by the time it commits, so its heap is sampled
+// while it runs: the peak of the heap, garbage included, is bounded by
+// twice what it holds (GOGC=100).
+func (m *memoryServer) restorePeak(archive *os.File) uint64 {
+	if _, err := archive.Seek(0, io.SeekStart); err != nil {
+		m.t.Fatal(err)
+	}
+	base := liveHeap()
+	stop, peak := make(chan struct{}), make(chan uint64)
+	go func() {
+		var ms runtime.MemStats
+		var high uint64
+		for {
+			select {
+			case <-stop:
+				peak <- high
+				return
+			case <-time.After(time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			high = max(high, ms.HeapAlloc)
+		}
+	}()
+	m.send(http.MethodPut, "/api/filesystem/folders/%2FCopy/restore", archive).Body.Close()
+	close(stop)
+	restore := <-peak
+	return restore - min(restore, base)
+}
+
+// heldDuringBackupAndRestore fills a server with files connections whose
+// descriptions are descLen random bytes, and returns the live heap in the
+// middle of a backup of them (the client stalled after 64 KiB, the reading
+// ahead done) and the peak heap during a restore of that backup, above
+// what was live before it.
+func heldDuringBackupAndRestore(t *testing.T, files, descLen int, hooks backup.Hooks) (held, restore uint64) {
+	m := newMemoryServer(t, hooks)
 	ctx := context.Background()
-	err = srv.store.InTx(ctx, func(tx *store.Tx) error {
+	err := m.srv.store.InTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.CreateFile(ctx, store.NewFile{Path: "/P", OwnerID: 1}); err != nil {
 			return err
 		}
@@ -83,18 +139,7 @@ func heldDuringBackupAndRestore(t *testing.T, files, descLen int, hooks backup.H
 	if err != nil {
 		t.Fatal(err)
 	}
-	send := func(method, path string, body io.Reader) *http.Response {
-		req, _ := http.NewRequest(method, ts.URL+path, body)
-		req.SetBasicAuth("admin", "admin")
-		req.Header.Set("Content-Type", "application/zip")
-		resp, err := client.Do(req)
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s: %v %v", method, path, resp, err)
-		}
-		return resp
-	}
-
-	resp := send(http.MethodGet, "/api/filesystem/folders/%2FP/backup", nil)
+	resp := m.send(http.MethodGet, "/api/filesystem/folders/%2FP/backup", nil)
 	// The archive goes to a file: held by the test, it would count in the
 	// heap and let a restore's garbage grow with it (GOGC=100).
 	archive, err := os.Create(filepath.Join(t.TempDir(), "backup.zip"))
@@ -111,33 +156,7 @@ func heldDuringBackupAndRestore(t *testing.T, files, descLen int, hooks backup.H
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-
-	// A restore's files are gone by the time it commits, so its heap is
-	// sampled while it runs: the peak of the heap, garbage included, is
-	// bounded by twice what it holds (GOGC=100).
-	if _, err := archive.Seek(0, io.SeekStart); err != nil {
-		t.Fatal(err)
-	}
-	base := liveHeap()
-	stop, peak := make(chan struct{}), make(chan uint64)
-	go func() {
-		var ms runtime.MemStats
-		var high uint64
-		for {
-			select {
-			case <-stop:
-				peak <- high
-				return
-			case <-time.After(time.Millisecond):
-			}
-			runtime.ReadMemStats(&ms)
-			high = max(high, ms.HeapAlloc)
-		}
-	}()
-	send(http.MethodPut, "/api/filesystem/folders/%2FCopy/restore", archive).Body.Close()
-	close(stop)
-	restore = <-peak
-	return held, restore - min(restore, base)
+	return held, m.restorePeak(archive)
 }
 
 // waitForReadingAhead waits until a backup's reading ahead is done: its
@@ -188,19 +207,36 @@ func TestBackupAndRestoreHoldNoBodies(t *testing.T) {
 	}
 }
 
-// TestRestoreOnDiskHoldsTheSameForMoreEntries: a restore whose entries are
-// on disk (as past the threshold; backup.Hooks.EntriesOnDisk) peaks at
-// about the same heap for eight times the entries (3.3 and 3.5 MiB here);
-// with the entries in memory the peak grows from 3.2 to 8.1 MiB.
-func TestRestoreOnDiskHoldsTheSameForMoreEntries(t *testing.T) {
+// TestRestoreOf100000FilesPeaksUnder64MiB holds a restore to the issue's
+// promise: its peak heap, garbage included, at most 64 MiB above where it
+// started for an archive of 100,000 files. The archive's directory is in
+// memory (archive/zip keeps some 250 bytes an entry, 25 MB here); the
+// restore's entries wait on disk past spillPast. The archive is written
+// here, not backed up from a server: filling one took a minute.
+func TestRestoreOf100000FilesPeaksUnder64MiB(t *testing.T) {
 	if testing.Short() || raceDetector {
-		t.Skip("fills two servers; measures the heap, so .ci/run runs it without -race")
+		t.Skip("restores 100,000 files; measures the heap, so .ci/run runs it without -race")
 	}
-	const few, slack = 1000, 2 << 20
-	_, fewRestore := heldDuringBackupAndRestore(t, few, 64, backup.Hooks{EntriesOnDisk: true})
-	_, manyRestore := heldDuringBackupAndRestore(t, 8*few, 64, backup.Hooks{EntriesOnDisk: true})
-	t.Logf("restore peaks %d KiB / %d KiB above its start (%d / %d files)", fewRestore>>10, manyRestore>>10, few, 8*few)
-	if manyRestore > fewRestore+slack {
-		t.Errorf("a restore of %d files peaks at %d KiB, of %d files at %d KiB", 8*few, manyRestore>>10, few, fewRestore>>10)
+	const files, limit = 100_000, 64 << 20
+	f, err := os.Create(filepath.Join(t.TempDir(), "many.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := archive.NewWriter(f, nil)
+	for i := range files {
+		body := fmt.Sprintf(`{"version":"2.1","className":"datameer.dap.common.entity.DataStore","typeId":"das.JdbcDataStoreType",`+
+			`"file":{"name":"c%06d"},"properties":{"connectionUrl":["jdbc:postgresql://db/%d"]}}`, i, i)
+		if err := w.AddFile(fmt.Sprintf("Team %02d/c%06d.dst", i/1000, i), []byte(body), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	peak := newMemoryServer(t, backup.Hooks{}).restorePeak(f)
+	t.Logf("a restore of %d files peaks %d KiB above its start", files, peak>>10)
+	if peak > limit {
+		t.Errorf("a restore of %d files peaks at %d KiB, more than %d KiB", files, peak>>10, limit>>10)
 	}
 }

@@ -20,7 +20,7 @@ import (
 func TestHostileArchivesAreRefused(t *testing.T) {
 	for _, c := range archivetest.Hostile() {
 		t.Run(c.Name, func(t *testing.T) {
-			a, err := archive.Read(bytes.NewReader(c.Body), t.TempDir(), archivetest.Limits, nil)
+			a, err := read(bytes.NewReader(c.Body), t.TempDir(), archivetest.Limits)
 			if err == nil {
 				a.Close()
 				t.Fatalf("accepted; want %v", c.Want)
@@ -34,11 +34,11 @@ func TestHostileArchivesAreRefused(t *testing.T) {
 
 func TestReadLeavesNoSpoolBehind(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := archive.Read(strings.NewReader("not a zip"), dir, archivetest.Limits, nil); err == nil {
+	if _, err := read(strings.NewReader("not a zip"), dir, archivetest.Limits); err == nil {
 		t.Fatal("accepted a non-ZIP body")
 	}
 	good := archivetest.Build(archivetest.Entry{Name: "a.dst", Body: archivetest.Connection})
-	a, err := archive.Read(bytes.NewReader(good), dir, archivetest.Limits, nil)
+	a, err := read(bytes.NewReader(good), dir, archivetest.Limits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,6 +48,15 @@ func TestReadLeavesNoSpoolBehind(t *testing.T) {
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
+}
+
+// read spools an upload and opens it, as a restore does.
+func read(r io.Reader, dir string, limits archive.Limits) (*archive.Archive, error) {
+	u, err := archive.Spool(r, dir, limits)
+	if err != nil {
+		return nil, err
+	}
+	return u.Open(nil)
 }
 
 // written is a tree as the writer takes it: folders, files with bodies, metadata.

@@ -1,10 +1,12 @@
 package archive
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -106,14 +108,16 @@ func LocatedEntry(path string, kind model.Kind, locator int64) Entry {
 // Folders implied by file paths but without their own entry are listed too.
 type Archive struct {
 	// Entries are sorted by path, so every folder comes before its
-	// contents. They are nil when Read or Open was given an Inspector:
-	// it keeps them.
+	// contents. They are nil when Open was given an Inspector: it keeps
+	// them.
 	Entries Entries
 	// Metadata is the MetadataName entry, nil when the archive has none.
 	Metadata *Metadata
-	limits   Limits
-	spool    *os.File
-	src      source
+	zr       *zip.Reader
+	// dataEnd is where the central directory starts at the latest: no
+	// entry's data may run past it.
+	dataEnd int64
+	upload  *Upload // the spooled upload, removed by Close; nil for Open
 }
 
 // An Inspector keeps the entries Read or Open finds, for Open to check
@@ -175,162 +179,236 @@ func (es *Entries) Entry(i int) Entry { return (*es)[i] }
 // Inspect does nothing.
 func (es *Entries) Inspect(int, []byte) error { return nil }
 
-// SpoolPattern names the temporary files Read makes (os.CreateTemp and
+// SpoolPattern names the temporary files Spool makes (os.CreateTemp and
 // filepath.Glob patterns alike).
 const SpoolPattern = "restore-*.zip"
 
-// Read takes an upload into a temporary file in dir (at most
-// limits.MaxUploadBytes; ErrTooLarge past it) and validates it with Open,
-// showing in (when not nil) every file's body. Close removes the temporary file.
-func Read(r io.Reader, dir string, limits Limits, in Inspector) (*Archive, error) {
+// Upload is an uploaded archive spooled to a temporary file, not yet read.
+type Upload struct {
+	file   *os.File
+	size   int64
+	limits Limits
+}
+
+// Spool takes an upload into a temporary file in dir, at most
+// limits.MaxUploadBytes (ErrTooLarge past it). Open reads it; Close
+// removes the file.
+func Spool(r io.Reader, dir string, limits Limits) (*Upload, error) {
 	limits = limits.WithDefaults()
-	spool, err := os.CreateTemp(dir, SpoolPattern)
+	f, err := os.CreateTemp(dir, SpoolPattern)
 	if err != nil {
 		return nil, fmt.Errorf("spool upload: %w", err)
 	}
-	discard := func() { spool.Close(); os.Remove(spool.Name()) }
-	n, err := io.Copy(spool, io.LimitReader(r, limits.MaxUploadBytes+1))
-	if err != nil {
-		discard()
-		return nil, fmt.Errorf("spool upload: %w", err)
+	u := &Upload{file: f, limits: limits}
+	u.size, err = io.Copy(f, io.LimitReader(r, limits.MaxUploadBytes+1))
+	switch {
+	case err != nil:
+		err = fmt.Errorf("spool upload: %w", err)
+	case u.size > limits.MaxUploadBytes:
+		err = fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
 	}
-	if n > limits.MaxUploadBytes {
-		discard()
-		return nil, fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
-	}
-	a, err := Open(spool, n, limits, in)
 	if err != nil {
-		discard()
+		u.Close()
 		return nil, err
 	}
-	a.spool = spool
+	return u, nil
+}
+
+// Open validates the spooled archive as Open does, showing in (when not
+// nil) every file's body. The archive's Close removes the temporary file;
+// when Open fails, it is removed at once.
+func (u *Upload) Open(in Inspector) (*Archive, error) {
+	a, err := Open(u.file, u.size, u.limits, in)
+	if err != nil {
+		u.Close()
+		return nil, err
+	}
+	a.upload = u
 	return a, nil
 }
 
-// Close releases the temporary file of an archive made by Read.
-func (a *Archive) Close() error {
-	if a.spool == nil {
+// Close removes the temporary file.
+func (u *Upload) Close() error {
+	if u.file == nil {
 		return nil
 	}
-	err := a.spool.Close()
-	if rmErr := os.Remove(a.spool.Name()); err == nil {
+	err := u.file.Close()
+	if rmErr := os.Remove(u.file.Name()); err == nil {
 		err = rmErr
 	}
-	a.spool = nil
+	u.file = nil
 	return err
+}
+
+// Close releases the temporary file of an archive that Upload.Open made.
+func (a *Archive) Close() error {
+	if a.upload == nil {
+		return nil
+	}
+	return a.upload.Close()
+}
+
+// directoryBytesPerEntry is what the central directory may hold, on
+// average, for each entry the caps allow: a header of 46 bytes, a path of
+// some 130 and an extended timestamp. zip.NewReader keeps every header's
+// name, extra field and comment; with no cap on what it reads, a directory
+// of long comments would hold it to the upload's size.
+const directoryBytesPerEntry = 192
+
+// errDirectoryTooLarge stops zip.NewReader at the cap of what it may read.
+var errDirectoryTooLarge = errors.New("the central directory exceeds its cap")
+
+// budgetReader gives zip.NewReader at most left bytes (left < 0: any).
+type budgetReader struct {
+	ra   io.ReaderAt
+	left int64
+}
+
+func (b *budgetReader) ReadAt(p []byte, off int64) (int, error) {
+	if b.left >= 0 {
+		if b.left -= int64(len(p)); b.left < 0 {
+			return 0, errDirectoryTooLarge
+		}
+	}
+	return b.ra.ReadAt(p, off)
+}
+
+// headerSignature starts every central directory header.
+var headerSignature = []byte("PK\x01\x02")
+
+// headerSignatures counts where the signature of a central directory
+// header appears in the size bytes of ra, at most past+1 times: zip.NewReader
+// keeps a File of some 250 bytes for every header it reads, reads every
+// header from where the end record points on, and counts them only to
+// 65,536 (a count that old writers cut to 16 bits), so what its end
+// record declares caps nothing. It reads no more headers than there are
+// signatures.
+func headerSignatures(ra io.ReaderAt, size int64, past int) (int, error) {
+	buf := make([]byte, 64<<10)
+	n := 0
+	// Reads overlap by 3 bytes: a signature across two reads is whole in
+	// the second, and none is counted twice.
+	for off := int64(0); off < size && n <= past; off += int64(len(buf) - len(headerSignature) + 1) {
+		k, err := ra.ReadAt(buf, off)
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		n += bytes.Count(buf[:k], headerSignature)
+		if k < len(buf) {
+			break
+		}
+	}
+	return n, nil
 }
 
 // Open validates every entry of the size-byte archive in ra: names (no
 // absolute, "..", ".", empty segments, backslashes, NUL or control
 // characters), kinds (folders, platform extensions, the metadata entry; no
 // ".json"), no symbolic links or other special files, no encryption, no
-// duplicates, and the caps. It decompresses every entry once, on every
+// duplicates, and the caps. The archive is read with archive/zip, after
+// two caps on what its reader keeps: the headers it may find, and the
+// bytes of the directory. It decompresses every entry once, on every
 // core, to check that its real size and checksum match its header, and
 // shows in (when not nil) the body of every file entry that passes. Paths
 // are capped in depth and length, so no entry makes the restore walk
-// thousands of folders. Of each entry it keeps its path, its kind and
-// where its central directory header is (an Entry of 40 bytes, and the
-// path's bytes), and none once it returns when in has them.
+// thousands of folders. Of each entry it keeps its path, its kind and its
+// index in the directory (an Entry of 40 bytes; the path is the zip.File's
+// name), and none once it returns when in has them.
 func Open(ra io.ReaderAt, size int64, limits Limits, in Inspector) (*Archive, error) {
 	limits = limits.WithDefaults()
 	if size > limits.MaxUploadBytes {
 		return nil, fmt.Errorf("%w: the upload exceeds %d bytes", ErrTooLarge, limits.MaxUploadBytes)
 	}
-	dir, err := findDirectory(ra, size)
-	if err != nil {
-		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
+	tooMany := fmt.Errorf("%w: more than %d entries, at most %d allowed", ErrTooLarge, limits.MaxEntries, limits.MaxEntries)
+	if n, err := headerSignatures(ra, size, limits.MaxEntries); err != nil {
+		return nil, fmt.Errorf("read upload: %w", err)
+	} else if n > limits.MaxEntries {
+		return nil, tooMany
 	}
-	a := &Archive{limits: limits, src: source{ra: ra, size: size, dataEnd: dir.start, base: dir.base}}
+	// The end records lie in the last 64 KiB and some bytes.
+	dirCap := int64(limits.MaxEntries) * directoryBytesPerEntry
+	budget := &budgetReader{ra: ra, left: dirCap + 80<<10}
+	zr, err := zip.NewReader(budget, size)
+	budget.left = -1 // the bodies are read through it too
+	switch {
+	case errors.Is(err, errDirectoryTooLarge):
+		return nil, fmt.Errorf("%w: the central directory holds more than %d bytes (%d an entry allowed)", ErrTooLarge, dirCap, directoryBytesPerEntry)
+	case err != nil && !errors.Is(err, zip.ErrInsecurePath): // names are judged below
+		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
+	case len(zr.File) > limits.MaxEntries:
+		return nil, tooMany
+	}
+	a := &Archive{zr: zr, dataEnd: size - directoryEndLen - int64(len(zr.Comment))}
 	inspect := in != nil
 	if !inspect {
-		// Sized once for the count declared, as far as the directory's
-		// bytes can hold that many headers, rather than grown by doubling.
-		if n := min(dir.records, uint64(limits.MaxEntries), uint64(dir.end-dir.start)/directoryHeaderLen); n > 0 {
-			a.Entries = make(Entries, 0, n)
-		}
+		a.Entries = make(Entries, 0, len(zr.File))
 		in = &a.Entries
 	}
-	read := 0
-	var names nameArena
 	var declared uint64
-	var metadata *record
-	err = readDirectory(ra, dir, func(h *directoryHeader) error {
-		if read++; read > limits.MaxEntries {
-			return fmt.Errorf("%w: more than %d entries, at most %d allowed", ErrTooLarge, limits.MaxEntries, limits.MaxEntries)
-		}
-		name, kind, err := judgeEntry(h, names.add(h.name))
+	metadata := -1
+	for i, f := range zr.File {
+		a.dataEnd -= directoryHeaderLen + int64(len(f.Name)+len(f.Extra)+len(f.Comment))
+		name, kind, err := judgeEntry(f)
 		if err != nil {
-			return err
-		}
-		if depth := strings.Count(name, "/") + 1; depth > limits.MaxDepth || len(name) > limits.MaxPathBytes {
-			return fmt.Errorf("%w: entry %.80q… is %d folders deep and %d bytes long, at most %d and %d allowed",
-				ErrTooLarge, name, depth, len(name), limits.MaxDepth, limits.MaxPathBytes)
-		}
-		if h.usize > uint64(limits.MaxEntryBytes) {
-			return fmt.Errorf("%w: entry %q declares %d bytes, at most %d allowed", ErrTooLarge, name, h.usize, limits.MaxEntryBytes)
-		}
-		if declared += h.usize; declared > uint64(limits.MaxTotalBytes) {
-			return fmt.Errorf("%w: entries declare more than %d bytes in all", ErrTooLarge, limits.MaxTotalBytes)
-		}
-		if name == MetadataName {
-			if metadata != nil {
-				return fmt.Errorf("%w: entry %q appears twice", ErrInvalid, name)
-			}
-			rec := h.record
-			metadata = &rec
-			return nil
-		}
-		return in.Add(Entry{Path: name, Kind: kind, header: h.at + 1})
-	})
-	if err != nil {
-		if errors.Is(err, ErrInvalid) || errors.Is(err, ErrTooLarge) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w: not a ZIP archive, or cut short: %v", ErrInvalid, err)
+		if depth := strings.Count(name, "/") + 1; depth > limits.MaxDepth || len(name) > limits.MaxPathBytes {
+			return nil, fmt.Errorf("%w: entry %.80q… is %d folders deep and %d bytes long, at most %d and %d allowed",
+				ErrTooLarge, name, depth, len(name), limits.MaxDepth, limits.MaxPathBytes)
+		}
+		if f.UncompressedSize64 > uint64(limits.MaxEntryBytes) {
+			return nil, fmt.Errorf("%w: entry %q declares %d bytes, at most %d allowed", ErrTooLarge, name, f.UncompressedSize64, limits.MaxEntryBytes)
+		}
+		if declared += f.UncompressedSize64; declared > uint64(limits.MaxTotalBytes) {
+			return nil, fmt.Errorf("%w: entries declare more than %d bytes in all", ErrTooLarge, limits.MaxTotalBytes)
+		}
+		if name == MetadataName {
+			if metadata >= 0 {
+				return nil, fmt.Errorf("%w: entry %q appears twice", ErrInvalid, name)
+			}
+			metadata = i
+			continue
+		}
+		if err := in.Add(Entry{Path: name, Kind: kind, header: int64(i) + 1}); err != nil {
+			return nil, err
+		}
 	}
-	entries, err := addImpliedFolders(in, metadata != nil)
+	entries, err := addImpliedFolders(in, metadata >= 0)
 	if err != nil {
 		return nil, err
 	}
 	if err := a.checkBodies(in, entries, metadata, inspect); err != nil {
 		return nil, err
 	}
-	if metadata != nil {
-		if a.Metadata, err = a.readMetadata(in, metadata); err != nil {
+	if metadata >= 0 {
+		if a.Metadata, err = a.readMetadata(in, zr.File[metadata]); err != nil {
 			return nil, err
 		}
 	}
 	return a, nil
 }
 
-// nameArena keeps the entries' names in strings of 64 KiB shared by many,
-// rather than in an allocation each.
-type nameArena struct{ b strings.Builder }
-
-// add returns name as a string; later adds never change it.
-func (n *nameArena) add(name []byte) string {
-	if n.b.Cap()-n.b.Len() < len(name) {
-		n.b = strings.Builder{}
-		n.b.Grow(max(64<<10, len(name)))
-	}
-	start := n.b.Len()
-	n.b.Write(name)
-	return n.b.String()[start:]
-}
+// The lengths of the fixed parts of a central directory header and of the
+// end of central directory record (APPNOTE.TXT 4.3.12 and 4.3.16).
+const directoryHeaderLen, directoryEndLen = 46, 22
 
 // judgeEntry returns an entry's cleaned name (no trailing slash) and kind,
-// or why the entry is refused. raw is its name as a string.
-func judgeEntry(h *directoryHeader, raw string) (string, model.Kind, error) {
+// or why the entry is refused.
+func judgeEntry(f *zip.File) (string, model.Kind, error) {
+	raw := f.Name
 	if err := checkName(raw); err != nil {
 		return "", "", err
 	}
-	if h.flags&flagEncrypted != 0 {
+	if f.Flags&flagEncrypted != 0 {
 		return "", "", fmt.Errorf("%w: entry %q is encrypted", ErrInvalid, raw)
 	}
-	if h.method != methodStore && h.method != methodDeflate {
-		return "", "", fmt.Errorf("%w: entry %q uses compression method %d (only stored and deflated are read)", ErrInvalid, raw, h.method)
+	if f.Method != zip.Store && f.Method != zip.Deflate {
+		return "", "", fmt.Errorf("%w: entry %q uses compression method %d (only stored and deflated are read)", ErrInvalid, raw, f.Method)
 	}
-	mode := h.mode()
+	// The type bits as the host that made the entry writes them: Unix
+	// mode bits for Unix and macOS, the MS-DOS folder bit for FAT, VFAT
+	// and NTFS; and a folder whenever the name ends in "/".
+	mode := f.Mode()
 	if mode&fs.ModeSymlink != 0 {
 		return "", "", fmt.Errorf("%w: entry %q is a symbolic link", ErrInvalid, raw)
 	}
@@ -339,7 +417,7 @@ func judgeEntry(h *directoryHeader, raw string) (string, model.Kind, error) {
 	}
 	name, isDir := strings.CutSuffix(raw, "/")
 	if isDir || mode.IsDir() {
-		if h.usize != 0 {
+		if f.UncompressedSize64 != 0 {
 			return "", "", fmt.Errorf("%w: folder entry %q has contents", ErrInvalid, raw)
 		}
 		if name == MetadataName {
@@ -360,6 +438,9 @@ func judgeEntry(h *directoryHeader, raw string) (string, model.Kind, error) {
 	}
 	return name, kind, nil
 }
+
+// flagEncrypted is the general purpose flag of an encrypted entry.
+const flagEncrypted = 0x1
 
 // checkName refuses names that could leave the target folder or that the
 // tree cannot hold.
@@ -480,9 +561,10 @@ func parentOf(p string) string {
 // with a bad checksum, is refused. Every declared size is capped, alone
 // and in all, and a body must be as long as declared, so what the bodies
 // hold in all is capped too. A file entry's body that passes goes to in.
-// The first refusal stops the others; of those found by then, the first
-// entry's (in order) is told.
-func (a *Archive) checkBodies(in Inspector, files int, metadata *record, inspect bool) error {
+// A folder's body is not read, only its local header and where its data
+// lies. The first refusal stops the others; of those found by then, the
+// first entry's (in order) is told.
+func (a *Archive) checkBodies(in Inspector, files int, metadata int, inspect bool) error {
 	// The refusal told: the first entry's (the metadata's last) of those
 	// found. One error held, not a slot per entry.
 	var mu sync.Mutex
@@ -492,21 +574,26 @@ func (a *Archive) checkBodies(in Inspector, files int, metadata *record, inspect
 	var wg sync.WaitGroup
 	for first := range workers {
 		wg.Go(func() {
-			r := newBodyReader(a.src)
+			var buf []byte // the body read last, whose room the next one takes
 			for k := first; k <= files && !failed.Load(); k += workers {
 				var err error
 				switch {
-				case k == files && metadata != nil:
-					_, err = r.read(metadata, MetadataName, false)
+				case k == files && metadata >= 0:
+					_, err = a.readBody(a.zr.File[metadata], MetadataName, buf)
 				case k < files:
 					e := in.Entry(k)
-					if e.header <= 0 { // a folder only the paths below it imply
-						break
-					}
-					keep := inspect && !e.IsFolder()
-					var body []byte
-					if body, err = r.readEntry(e, keep); err == nil && keep {
-						err = in.Inspect(k, body)
+					switch {
+					case e.header <= 0: // a folder only the paths below it imply
+					case e.IsFolder():
+						_, err = a.dataStart(a.zr.File[e.header-1], e.Path)
+					default:
+						var body []byte
+						if body, err = a.readBody(a.zr.File[e.header-1], e.Path, buf); err == nil {
+							buf = body
+							if inspect {
+								err = in.Inspect(k, body)
+							}
+						}
 					}
 				}
 				if err != nil {
@@ -524,32 +611,73 @@ func (a *Archive) checkBodies(in Inspector, files int, metadata *record, inspect
 	return refused
 }
 
+// dataStart reads an entry's local header and returns where its data
+// starts, once checked that the data ends before the central directory.
+func (a *Archive) dataStart(f *zip.File, name string) (int64, error) {
+	start, err := f.DataOffset()
+	switch {
+	case errors.Is(err, zip.ErrFormat):
+		return 0, fmt.Errorf("%w: entry %q: no local file header where the central directory points", ErrInvalid, name)
+	case err != nil:
+		return 0, fmt.Errorf("%w: entry %q: its local header does not read: %v", ErrInvalid, name, err)
+	case start < 0 || start > a.dataEnd || f.CompressedSize64 > uint64(a.dataEnd-start):
+		return 0, fmt.Errorf("%w: entry %q: its data runs past the start of the central directory", ErrInvalid, name)
+	}
+	return start, nil
+}
+
+// readBody checks one entry's body: its local header, that its data lies
+// before the central directory, and that it inflates to the size and
+// checksum the central directory declares (archive/zip checks the size,
+// and the checksum unless the header declares 0). It reads it into buf
+// when it has room. name is the entry's, for errors. Open has capped
+// every declared size, which bounds what a body may take here.
+func (a *Archive) readBody(f *zip.File, name string, buf []byte) ([]byte, error) {
+	if _, err := a.dataStart(f, name); err != nil {
+		return nil, err
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%w: entry %q: %v", ErrInvalid, name, err)
+	}
+	defer rc.Close()
+	// One byte more than declared is asked for, to tell a body that is longer.
+	want := f.UncompressedSize64
+	if uint64(cap(buf)) < want+1 {
+		buf = make([]byte, want+1)
+	}
+	buf = buf[:want+1]
+	n := 0
+	for err == nil {
+		var k int
+		k, err = rc.Read(buf[n:])
+		n += k
+	}
+	switch {
+	case errors.Is(err, zip.ErrFormat):
+		return nil, fmt.Errorf("%w: entry %q holds more bytes than its header declares (%d)", ErrInvalid, name, want)
+	case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF && uint64(n) != want:
+		return nil, fmt.Errorf("%w: entry %q holds fewer bytes than its header declares (%d), or is cut short", ErrInvalid, name, want)
+	case errors.Is(err, zip.ErrChecksum) || err == io.EOF && crc32.ChecksumIEEE(buf[:n]) != f.CRC32:
+		return nil, fmt.Errorf("%w: entry %q fails its checksum", ErrInvalid, name)
+	case err != io.EOF:
+		return nil, fmt.Errorf("%w: entry %q: %v", ErrInvalid, name, err)
+	}
+	return buf[:n], nil
+}
+
 // ReadFile returns the body of a file entry. Several may run at once.
 func (a *Archive) ReadFile(e Entry) ([]byte, error) {
 	if e.header <= 0 || e.IsFolder() {
 		return nil, fmt.Errorf("read %s: a folder has no body", e.Path)
 	}
-	return a.withReader(func(r *bodyReader) ([]byte, error) { return r.readEntry(e, true) })
-}
-
-// withReader runs read with a pooled body reader and gives the body it
-// returns away.
-func (a *Archive) withReader(read func(r *bodyReader) ([]byte, error)) ([]byte, error) {
-	r, ok := bodyReaders.Get().(*bodyReader)
-	if !ok {
-		r = newBodyReader(a.src)
-	}
-	r.src = a.src
-	body, err := read(r)
-	r.src, r.body = source{}, nil // the body is the caller's now, the archive no longer the reader's
-	bodyReaders.Put(r)
-	return body, err
+	return a.readBody(a.zr.File[e.header-1], e.Path, nil)
 }
 
 // readMetadata decodes the permissions entry strictly; every path it names
 // must be an entry of the archive.
-func (a *Archive) readMetadata(in Inspector, rec *record) (*Metadata, error) {
-	body, err := a.withReader(func(r *bodyReader) ([]byte, error) { return r.read(rec, MetadataName, true) })
+func (a *Archive) readMetadata(in Inspector, f *zip.File) (*Metadata, error) {
+	body, err := a.readBody(f, MetadataName, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -17,175 +16,12 @@ import (
 	"github.com/dapconsole/dapconsole/server/archive/archivetest"
 )
 
-// compatLimits are archivetest's caps but for the upload's size: an
-// archive and its rewrite (see canonical) differ in size, and must not
-// differ in verdict for it.
+// compatLimits are archivetest's caps but for the upload's size.
 var compatLimits = func() archive.Limits {
 	l := archivetest.Limits
 	l.MaxUploadBytes = 64 << 20
 	return l
 }()
-
-// FuzzOpenMatchesArchiveZip holds this package's reader of the central
-// directory to archive/zip's. Whatever the input, Open does not panic,
-// refuses only with ErrInvalid or ErrTooLarge, accepts nothing archive/zip
-// cannot open, and every body it accepts is the one archive/zip reads,
-// with the checksum the central directory declares. And when archive/zip
-// opens the archive and reads every body with its declared checksum (its
-// data before the central directory), Open judges it as it judges the
-// same entries written out plainly by archive/zip: the same entries and
-// bodies, or a refusal of the same kind. The judging itself is tested on
-// such plain archives by TestHostileArchivesAreRefused and its kin.
-func FuzzOpenMatchesArchiveZip(f *testing.F) {
-	for _, seed := range compatSeeds(f) {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		a, err := archive.Open(bytes.NewReader(body), int64(len(body)), compatLimits, nil)
-		if err != nil && !errors.Is(err, archive.ErrInvalid) && !errors.Is(err, archive.ErrTooLarge) {
-			t.Fatalf("error %v is neither ErrInvalid nor ErrTooLarge", err)
-		}
-		zr, zerr := zip.NewReader(bytes.NewReader(body), int64(len(body)))
-		if zerr != nil && !errors.Is(zerr, zip.ErrInsecurePath) {
-			if err == nil {
-				t.Fatalf("accepted an archive archive/zip does not open: %v", zerr)
-			}
-			return
-		}
-		bodies, readable := readEvery(t, zr, body)
-		if err == nil {
-			sameBodies(t, a, zr, bodies)
-		}
-		if !readable {
-			return
-		}
-		plain := canonical(t, zr, bodies)
-		b, errPlain := archive.Open(bytes.NewReader(plain), int64(len(plain)), compatLimits, nil)
-		switch {
-		case (err == nil) != (errPlain == nil):
-			t.Fatalf("as uploaded: %v; written plainly: %v", err, errPlain)
-		case err != nil:
-			if errors.Is(err, archive.ErrTooLarge) != errors.Is(errPlain, archive.ErrTooLarge) {
-				t.Fatalf("as uploaded: %v; written plainly: %v", err, errPlain)
-			}
-		default:
-			if got, want := listing(t, a), listing(t, b); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(a.Metadata, b.Metadata) {
-				t.Fatalf("as uploaded: %q %+v; written plainly: %q %+v", got, a.Metadata, want, b.Metadata)
-			}
-		}
-	})
-}
-
-// listing is every entry of a with its kind and, for a file, its body.
-func listing(t *testing.T, a *archive.Archive) []string {
-	var entries []string
-	for _, e := range a.Entries {
-		body := []byte{}
-		if !e.IsFolder() {
-			var err error
-			if body, err = a.ReadFile(e); err != nil {
-				t.Fatalf("accepted entry %q does not read: %v", e.Path, err)
-			}
-		}
-		entries = append(entries, string(e.Kind)+" "+e.Path+" "+string(body))
-	}
-	return entries
-}
-
-// readEvery reads every body of zr as archive/zip does, and tells whether
-// all read, with their declared checksums, from data that lies before the
-// central directory, and whether the directory's headers fill it up to
-// where its end record starts (archive/zip checks none of the last three:
-// it reads headers on into the end record, and takes a header cut short as
-// the directory's end when the count declared agrees).
-func readEvery(t *testing.T, zr *zip.Reader, body []byte) (bodies [][]byte, readable bool) {
-	directory, end, err := archive.DirectoryBounds(body)
-	if err != nil {
-		t.Fatalf("archive/zip found a central directory, this package none: %v", err)
-	}
-	headers := directory
-	for _, f := range zr.File {
-		headers += archive.DirectoryHeaderLen + int64(len(f.Name)+len(f.Extra)+len(f.Comment))
-	}
-	readable = headers == end
-	for _, f := range zr.File {
-		start, err := f.DataOffset()
-		if err != nil || start+int64(f.CompressedSize64) > directory || start+int64(f.CompressedSize64) < start {
-			readable = false
-		}
-		rc, err := f.Open()
-		if err != nil {
-			bodies, readable = append(bodies, nil), false
-			continue
-		}
-		got, err := io.ReadAll(io.LimitReader(rc, int64(compatLimits.MaxTotalBytes)))
-		rc.Close()
-		if err != nil || (!strings.HasSuffix(f.Name, "/") && crc32.ChecksumIEEE(got) != f.CRC32) {
-			readable = false
-		}
-		bodies = append(bodies, got)
-	}
-	return bodies, readable
-}
-
-// sameBodies checks that every file a accepted reads as archive/zip reads
-// it, and that its checksum is the one declared.
-func sameBodies(t *testing.T, a *archive.Archive, zr *zip.Reader, bodies [][]byte) {
-	byName := map[string]int{}
-	for i, f := range zr.File {
-		byName[f.Name] = i
-	}
-	for _, e := range a.Entries {
-		if e.IsFolder() {
-			continue
-		}
-		got, err := a.ReadFile(e)
-		if err != nil {
-			t.Fatalf("accepted entry %q does not read: %v", e.Path, err)
-		}
-		i, ok := byName[e.Path]
-		if !ok {
-			t.Fatalf("accepted entry %q, which archive/zip does not list", e.Path)
-		}
-		if !bytes.Equal(got, bodies[i]) || crc32.ChecksumIEEE(got) != zr.File[i].CRC32 {
-			t.Fatalf("entry %q reads %q (crc %08x), archive/zip %q (declared crc %08x)",
-				e.Path, got, crc32.ChecksumIEEE(got), bodies[i], zr.File[i].CRC32)
-		}
-	}
-}
-
-// canonical writes zr's entries out again with archive/zip, each as its
-// header says (name, method, flags, attributes, sizes, checksum), but
-// plainly: no data descriptors, no ZIP64 unless a size needs it, no
-// prepended data or comments.
-func canonical(t *testing.T, zr *zip.Reader, bodies [][]byte) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for i, f := range zr.File {
-		h := zip.FileHeader{Name: f.Name, CreatorVersion: f.CreatorVersion, ReaderVersion: f.ReaderVersion,
-			Flags: f.Flags &^ 0x8, Method: f.Method, CRC32: f.CRC32,
-			UncompressedSize64: f.UncompressedSize64, ExternalAttrs: f.ExternalAttrs}
-		data := bodies[i]
-		if f.Method == zip.Deflate {
-			data = deflate(t, data)
-		}
-		if strings.HasSuffix(f.Name, "/") {
-			data = nil
-		}
-		h.CompressedSize64 = uint64(len(data))
-		w, err := zw.CreateRaw(&h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(data) > 0 {
-			w.Write(data)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 func deflate(t testing.TB, data []byte) []byte {
 	var out bytes.Buffer

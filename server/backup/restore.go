@@ -143,7 +143,7 @@ type restorer struct {
 }
 
 // restoreIndex is an archive read for a restore: every file's identity and
-// sources, decoded while archive.Read checks the bodies (it is the
+// sources, decoded while the archive's Open checks the bodies (it is the
 // archive.Inspector given to it) and linked by Link, all before the restore
 // takes the write lock, so the transaction holds it only for the work that
 // needs the tree. A restoreIndex serves one restore.
@@ -325,8 +325,8 @@ func (r *restorer) targetFolder(ctx context.Context, target RestoreTarget) (stor
 	return folder, err
 }
 
-// newRestoreIndex returns an index to give archive.Read; call Link with
-// the archive Read returns, and Close when the restore is done. Each body
+// newRestoreIndex returns an index to give the upload's Open; call Link
+// with the archive Open returns, and Close when the restore is done. Each body
 // is inflated once before the restore, for the checks and the identity
 // together; bodies are read again when the files are created, so the
 // archive is never held in memory. An archive of many entries has them

@@ -20,7 +20,18 @@ type Service struct {
 	limits archive.Limits
 	check  func(ctx context.Context, q store.Queries, user store.User, restored iter.Seq[string]) error
 	hooks  Hooks
+	// opened holds a slot for each restore whose archive is open: the
+	// directory archive/zip keeps (some 250 bytes an entry, within the
+	// archive caps) and the restore's pages, so that what restores hold
+	// in all is bounded whatever the number of uploads.
+	opened chan struct{}
 }
+
+// openRestores is how many restores read and apply their archives at once;
+// more wait, their uploads spooled to disk. The writes take turns anyway
+// (one SQLite writer), and a machine of two cores checks two archives'
+// bodies at full speed.
+const openRestores = 2
 
 // Config sets up a Service.
 type Config struct {
@@ -59,7 +70,8 @@ func (h Hooks) checked(underLock bool) {
 // of their entries that a server killed during a restore left behind (up
 // to the upload cap each): call it before any restore runs.
 func New(st *store.Store, cfg Config) (*Service, error) {
-	s := &Service{store: st, spool: cfg.SpoolDir, limits: cfg.Limits.WithDefaults(), check: cfg.CheckRestored, hooks: cfg.Hooks}
+	s := &Service{store: st, spool: cfg.SpoolDir, limits: cfg.Limits.WithDefaults(), check: cfg.CheckRestored, hooks: cfg.Hooks,
+		opened: make(chan struct{}, openRestores)}
 	if err := s.removeLeftovers(); err != nil {
 		return nil, err
 	}
@@ -86,17 +98,30 @@ func (s *Service) removeLeftovers() error {
 // Restore takes an uploaded ZIP archive into the target (spec 4.3): the
 // upload is spooled to a temporary file within the archive caps, every
 // entry validated, and then applied in one transaction, so a refusal or a
-// crash changes nothing. Refusals are *store.RefusedError or
+// crash changes nothing. At most openRestores restores are past the
+// spooling at once; the others wait for one to end (or ctx). Refusals are *store.RefusedError or
 // *store.DependentsError; archive.ErrTooLarge and archive.ErrInvalid tell a
 // bad upload. Close the outcome once it is read.
 func (s *Service) Restore(ctx context.Context, user store.User, target RestoreTarget, upload io.Reader, opt RestoreOptions) (RestoreOutcome, error) {
 	if err := os.MkdirAll(s.spool, 0o700); err != nil {
 		return RestoreOutcome{}, err
 	}
+	spooled, err := archive.Spool(upload, s.spool, s.limits)
+	if err != nil {
+		return RestoreOutcome{}, err
+	}
+	select {
+	case s.opened <- struct{}{}:
+	case <-ctx.Done():
+		spooled.Close()
+		return RestoreOutcome{}, ctx.Err()
+	}
+	release := closerFunc(func() error { <-s.opened; return nil })
 	idx := newRestoreIndex(s.spool, s.hooks.EntriesOnDisk)
-	a, err := archive.Read(upload, s.spool, s.limits, idx)
+	a, err := spooled.Open(idx)
 	if err != nil {
 		idx.Close()
+		release()
 		return RestoreOutcome{}, err
 	}
 	out, err := RestoreOutcome{}, idx.Link(a)
@@ -106,8 +131,14 @@ func (s *Service) Restore(ctx context.Context, user store.User, target RestoreTa
 	if err != nil {
 		a.Close()
 		idx.Close()
+		release()
 		return RestoreOutcome{}, err
 	}
-	out.closers = []io.Closer{a, idx}
+	out.closers = []io.Closer{a, idx, release}
 	return out, nil
 }
+
+// closerFunc is a function called as io.Closer.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }

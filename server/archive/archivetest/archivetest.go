@@ -19,6 +19,8 @@ type Entry struct {
 	Body string
 	// Mode, when set, goes into the external attributes (symbolic links).
 	Mode fs.FileMode
+	// Comment goes into the entry's central directory header.
+	Comment string
 }
 
 // Build returns a ZIP archive of the entries, in order, as Go's writer makes
@@ -27,7 +29,7 @@ func Build(entries ...Entry) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, e := range entries {
-		h := &zip.FileHeader{Name: e.Name, Method: zip.Deflate}
+		h := &zip.FileHeader{Name: e.Name, Method: zip.Deflate, Comment: e.Comment}
 		if strings.HasSuffix(e.Name, "/") {
 			h.Method = zip.Store
 		}
@@ -137,6 +139,9 @@ func Hostile() []Case {
 		{"bomb-entry", raw(zip.FileHeader{Name: "bomb.dst", UncompressedSize64: uint64(len(zeros))}, zeros, 0), archive.ErrTooLarge, "declares"},
 		{"bomb-total", Build(bombParts...), archive.ErrTooLarge, "in all"},
 		{"too-many-entries", Build(crowd...), archive.ErrTooLarge, "entries"},
+		// What archive/zip keeps of each header, its comment included, is capped before it reads them.
+		{"directory-too-large", Build(Entry{Name: "a.dst", Body: Connection, Comment: strings.Repeat("c", 65535)},
+			Entry{Name: "b.dst", Body: Connection, Comment: strings.Repeat("c", 65535)}), archive.ErrTooLarge, "central directory"},
 		// 8 KB that held the write lock for minutes: one entry 2,000 folders deep.
 		{"too-deep", Build(Entry{Name: strings.Repeat("a/", 2000) + "x.dst", Body: Connection}), archive.ErrTooLarge, "folders deep"},
 		// Long in folders of names that are each short enough (a name holds 255 bytes).
