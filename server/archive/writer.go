@@ -3,7 +3,6 @@ package archive
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/klauspost/compress/flate"
 )
 
 // entryTime is the modification time of every entry: the tree keeps no
@@ -70,6 +70,10 @@ var deflaters sync.Pool
 
 // fastDeflate compresses an entry at flate.BestSpeed: configurations are
 // small JSON texts, where the best level saves a few bytes for much time.
+// The compressor is klauspost/compress's: for entries of a few hundred
+// bytes, compress/flate writes a dynamic Huffman table nearly as long as
+// what it saves, and took a 10,000-file backup two to four times as long;
+// klauspost's writes fixed codes when they are shorter.
 func fastDeflate(w io.Writer) (io.WriteCloser, error) {
 	if fw, ok := deflaters.Get().(*flate.Writer); ok {
 		fw.Reset(w)
@@ -123,23 +127,17 @@ type Compressed struct {
 	size   int // of the body
 }
 
-// Compress prepares a platform file's body for AddCompressed: a small body
-// deflated with fixed codes (deflateFixed), a larger one at BestSpeed, and
-// either stored when deflating would not make it smaller. It is safe to
+// Compress prepares a platform file's body for AddCompressed: deflated at
+// BestSpeed, or stored when deflating would not make it smaller. It is safe to
 // call from many goroutines.
 func Compress(path string, body []byte) (Compressed, error) {
 	if _, ok := model.KindOfPath(path); !ok {
 		return Compressed{}, fmt.Errorf("archive %s: %w: not a platform file name", path, ErrInvalid)
 	}
 	e := Compressed{path: path, method: zip.Store, data: body, crc: crc32.ChecksumIEEE(body), size: len(body)}
-	var deflated []byte
-	if len(body) <= fixedLimit {
-		deflated = deflateFixed(body)
-	} else {
-		var err error
-		if deflated, err = deflateLarge(body); err != nil {
-			return Compressed{}, fmt.Errorf("archive %s: %w", path, err)
-		}
+	deflated, err := deflate(body)
+	if err != nil {
+		return Compressed{}, fmt.Errorf("archive %s: %w", path, err)
 	}
 	if len(deflated) < len(body) {
 		e.method, e.data = zip.Deflate, deflated
@@ -147,11 +145,11 @@ func Compress(path string, body []byte) (Compressed, error) {
 	return e, nil
 }
 
-// deflateLarge compresses body at BestSpeed into a slice of its own size
+// deflate compresses body at BestSpeed into a slice of its own size
 // (the pooled buffer it is written to is not kept with the entry).
-func deflateLarge(body []byte) ([]byte, error) {
-	buf := largeBuffers.Get().(*bytes.Buffer)
-	defer largeBuffers.Put(buf)
+func deflate(body []byte) ([]byte, error) {
+	buf := deflateBuffers.Get().(*bytes.Buffer)
+	defer deflateBuffers.Put(buf)
 	buf.Reset()
 	fw, err := fastDeflate(buf)
 	if err == nil {
@@ -163,7 +161,7 @@ func deflateLarge(body []byte) ([]byte, error) {
 	return bytes.Clone(buf.Bytes()), err
 }
 
-var largeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var deflateBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // AddCompressed adds a file Compress prepared, and its metadata (nil for none).
 func (w *Writer) AddCompressed(e Compressed, meta *FileMeta) error {

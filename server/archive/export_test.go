@@ -1,5 +1,0 @@
-package archive
-
-// DeflateFixed lets the external tests reach deflateFixed.
-var DeflateFixed = deflateFixed
-
