@@ -36,7 +36,7 @@ func TestSSHReadOnlyKeyCannotTrigger(t *testing.T) {
 	term.Type(":jobs\r")
 	term.WaitForText("state", "progress", "exec") // the jobs table: "Jobs" alone is in the tab bar too
 	term.Type("t")
-	term.WaitForText("trigger (asks first): read-only session")
+	term.WaitForText("trigger: read-only session")
 	term.Type(":trigger /Data/ImportJobs/Orders.imp\r")
 	screen := term.WaitFor("the answer to :trigger", func(screen string) bool {
 		status := statusLine(screen)
