@@ -642,7 +642,7 @@ func (d *transferDialog) ShortHelp() []key.Binding {
 	if d.finished {
 		return []key.Binding{k.Confirm, k.Back}
 	}
-	return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "on in the background")),
+	return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run in the background")),
 		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the transfer"))}
 }
 
