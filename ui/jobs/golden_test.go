@@ -74,6 +74,11 @@ func TestGolden(t *testing.T) {
 			uitest.Press(p, "o", "o", "o", "o", "O")
 			return p.View()
 		}},
+		{"SortedByEstimate", func(t *testing.T) string { // the head reads "estimate▲", not "estimat…"
+			p := dashboardAt(t, 100, 12)
+			uitest.Press(p, "W")
+			return p.View()
+		}},
 		{"Filter", func(t *testing.T) string {
 			p := dashboardAt(t, 100, 12)
 			uitest.Press(p, "/", "o", "r", "d")

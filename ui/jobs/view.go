@@ -22,7 +22,7 @@ const (
 	progressWidth = 15 // [########] 100%
 	barWidth      = 8
 	elapsedWidth  = 8
-	estimateWidth = 8
+	estimateWidth = 9 // "estimate▲" when sorted by it
 	userWidth     = 10
 	execWidth     = 8
 	minNameWidth  = 8
