@@ -234,6 +234,9 @@ func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, err := s.jobs.Status(r.Context(), f.ID)
+	if err == nil {
+		err = s.hideUnseen(r.Context(), userFrom(r), f, &st.Reason)
+	}
 	if err != nil {
 		jobError(w, err)
 		return
@@ -417,13 +420,17 @@ func (s *Server) answerJobLog(w http.ResponseWriter, r *http.Request, name, raw 
 		jobError(w, err)
 		return
 	}
-	_, allowed, err := s.fileAllows(r, fileID, needRead)
+	f, allowed, err := s.fileAllows(r, fileID, needRead)
 	switch {
 	case err != nil:
 		jobError(w, err)
 		return
 	case !allowed:
 		writeFailure(w, http.StatusNotFound, missing)
+		return
+	}
+	if err := s.hideUnseen(r.Context(), userFrom(r), f, &text); err != nil {
+		jobError(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
