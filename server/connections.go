@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -66,32 +67,44 @@ func kindIn(k model.Kind, kinds []model.Kind) bool {
 	return false
 }
 
-// answerConfiguration answers with a file's representation, secrets
-// encoded, links to files the caller may not see by UUID alone.
+// answerConfiguration answers with a file's representation as the caller
+// may read it (readableConfiguration).
 func (s *Server) answerConfiguration(w http.ResponseWriter, r *http.Request, f store.File) {
-	ctx := r.Context()
-	cfg, err := s.store.Configuration(ctx, f)
+	cfg, err := s.readableConfiguration(r.Context(), userFrom(r), f)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	cfg = store.EncodeSecrets(cfg)
-	if links := cfg.Links(); len(links) > 0 {
-		sources, err := s.store.Sources(ctx, f.ID)
-		var hidden map[int64]bool
-		if err == nil {
-			var vis *store.Visibility
-			if vis, err = s.store.NewVisibility(ctx, userFrom(r)); err == nil {
-				hidden, err = vis.HiddenSources(ctx, []store.File{f}, map[int64][]store.File{f.ID: sources})
-			}
-		}
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		store.MaskHiddenLinks(&cfg, sources, hidden)
-	}
 	writeJSON(w, http.StatusOK, cfg)
+}
+
+// readableConfiguration is a file's configuration as user may read it:
+// secrets encoded, links to files the user may not see by UUID alone.
+// Every read of a configuration, whatever its shape (v1, a v2 workbook),
+// goes through it.
+func (s *Server) readableConfiguration(ctx context.Context, user store.User, f store.File) (model.Configuration, error) {
+	cfg, err := s.store.Configuration(ctx, f)
+	if err != nil {
+		return cfg, err
+	}
+	cfg = store.EncodeSecrets(cfg)
+	if links := cfg.Links(); len(links) == 0 {
+		return cfg, nil
+	}
+	sources, err := s.store.Sources(ctx, f.ID)
+	if err != nil {
+		return cfg, err
+	}
+	vis, err := s.store.NewVisibility(ctx, user)
+	if err != nil {
+		return cfg, err
+	}
+	hidden, err := vis.HiddenSources(ctx, []store.File{f}, map[int64][]store.File{f.ID: sources})
+	if err != nil {
+		return cfg, err
+	}
+	store.MaskHiddenLinks(&cfg, sources, hidden)
+	return cfg, nil
 }
 
 // refuseDependents answers 409 for a file others depend on, naming the

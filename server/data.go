@@ -46,8 +46,25 @@ func (s *Server) registerDataRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /rest/sheet-details", s.sheetDetailsByPath)
 }
 
+// dataAllowed answers 403 and returns false when the caller, who may read
+// f, may not read the data it computes (mayReadData).
+func (s *Server) dataAllowed(w http.ResponseWriter, r *http.Request, f store.File) bool {
+	ok, err := mayReadData(r.Context(), s.store, userFrom(r), f)
+	if err != nil {
+		writeError(w, err)
+		return false
+	}
+	if !ok {
+		writeFailure(w, http.StatusForbidden, fmt.Sprintf("%s: its data permission does not let you read its data; ask its owner, %s", f.Path, f.Owner))
+	}
+	return ok
+}
+
 // dataMetadata answers the platform's metadata of a file's stored data.
 func (s *Server) dataMetadata(w http.ResponseWriter, r *http.Request, f store.File) {
+	if !s.dataAllowed(w, r, f) {
+		return
+	}
 	sets, err := s.jobs.DataSets(r.Context(), f.ID)
 	if err != nil {
 		writeError(w, err)
@@ -73,7 +90,8 @@ type sheet struct {
 // import, link or upload has one, named after it. A workbook has first the
 // sheet it computes (named after it, as an export job names it), then one
 // per input (the sheets of its configuration), whose data is the input's
-// newest and which is left out when the caller may not read that input.
+// newest and which is left out when the caller may not read that input
+// or its data.
 func (s *Server) sheetsOf(r *http.Request, f store.File) ([]sheet, error) {
 	out := []sheet{{name: f.BaseName(), data: f}}
 	if f.Kind != model.KindWorkbook {
@@ -98,9 +116,16 @@ func (s *Server) sheetsOf(r *http.Request, f store.File) ([]sheet, error) {
 		if err != nil {
 			return nil, err
 		}
-		if visible && rights.Read {
-			out = append(out, sheet{name: sh.Name, data: src})
+		if !visible || !rights.Read {
+			continue
 		}
+		if data, err := mayReadData(r.Context(), s.store, userFrom(r), src); err != nil || !data {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		out = append(out, sheet{name: sh.Name, data: src})
 	}
 	return out, nil
 }
@@ -141,6 +166,9 @@ func (s *Server) details(r *http.Request, sh sheet) (model.SheetDetails, error) 
 
 // sheetDetails answers one sheet, or every sheet when name is empty.
 func (s *Server) sheetDetails(w http.ResponseWriter, r *http.Request, f store.File, name string) {
+	if !s.dataAllowed(w, r, f) {
+		return
+	}
 	if name != "" {
 		sh, ok := s.findSheet(w, r, f, name)
 		if !ok {
@@ -195,7 +223,7 @@ func (s *Server) sheetDetailsByPath(w http.ResponseWriter, r *http.Request) {
 // sheet has no data yet.
 func (s *Server) downloadSheet(w http.ResponseWriter, r *http.Request, f store.File, name string) {
 	start, length, ok := rowWindow(w, r)
-	if !ok {
+	if !ok || !s.dataAllowed(w, r, f) {
 		return
 	}
 	sh, ok := s.findSheet(w, r, f, name)

@@ -134,7 +134,9 @@ func (c storeCatalog) Dependents(ctx context.Context, id int64) ([]jobs.File, er
 	return out, nil
 }
 
-// MayRead answers for a user removed since the run was triggered: no.
+// MayRead answers whether a run's user may read an input and, for a
+// workbook, its data (mayReadData); for a user removed since the run was
+// triggered: no.
 func (c storeCatalog) MayRead(ctx context.Context, user string, jf jobs.File) (bool, error) {
 	u, err := c.st.UserByName(ctx, user)
 	if errors.Is(err, store.ErrNotFound) {
@@ -151,7 +153,10 @@ func (c storeCatalog) MayRead(ctx context.Context, user string, jf jobs.File) (b
 		return false, err
 	}
 	rights, visible, err := c.st.Access(ctx, u, f)
-	return visible && needRead.allowedBy(rights), err
+	if err != nil || !visible || !needRead.allowedBy(rights) {
+		return false, err
+	}
+	return mayReadData(ctx, c.st, u, f)
 }
 
 func notFoundToJobs(err error) error {

@@ -78,12 +78,12 @@ func (s *Server) readWorkbookV2(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	cfg, err := s.store.Configuration(r.Context(), f)
+	cfg, err := s.readableConfiguration(r.Context(), userFrom(r), f)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	wb, err := s.workbookV2Of(r.Context(), f, store.EncodeSecrets(cfg))
+	wb, err := s.workbookV2Of(r.Context(), f, cfg)
 	if err != nil {
 		writeError(w, err)
 		return
