@@ -127,10 +127,11 @@ func TestServe(t *testing.T) {
 	stop(t, cmd, syscall.SIGINT)
 }
 
-// TestServeRestoreCaps: the archive caps of a restore are set on the
-// command line; an archive past them is refused with 413.
+// TestServeRestoreCaps: the archive caps of a restore and a user's spool
+// allowance are set on the command line; an archive past them is refused
+// with 413.
 func TestServeRestoreCaps(t *testing.T) {
-	base, cmd := serve(t, nil, "--data", t.TempDir(), "--demo-data", "--restore-max-entries", "2")
+	base, cmd := serve(t, nil, "--data", t.TempDir(), "--demo-data", "--restore-max-entries", "2", "--max-spool-per-user", "4096")
 	defer stop(t, cmd, syscall.SIGTERM)
 	restore := func(body []byte) (int, string) {
 		req, _ := http.NewRequest(http.MethodPut, base+"/api/filesystem/folders/%2FCapped/restore", bytes.NewReader(body))
@@ -150,6 +151,9 @@ func TestServeRestoreCaps(t *testing.T) {
 	three := archivetest.Build(archivetest.Entry{Name: "c/"}, archivetest.Entry{Name: "d/"}, archivetest.Entry{Name: "e/"})
 	if code, reason := restore(three); code != http.StatusRequestEntityTooLarge || !strings.Contains(reason, "at most 2") {
 		t.Fatalf("three entries: %d %s", code, reason)
+	}
+	if code, reason := restore(bytes.Repeat([]byte("PK"), 4096)); code != http.StatusRequestEntityTooLarge || !strings.Contains(reason, "spool") {
+		t.Fatalf("8 KiB past a spool of 4 KiB: %d %s", code, reason)
 	}
 }
 
@@ -176,6 +180,9 @@ func TestServeRefuses(t *testing.T) {
 		{"stray argument", []string{"serve", "--data", t.TempDir(), "now"}, "now"},
 		{"a file root that does not exist", []string{"serve", "--data", t.TempDir(), "--demo-data", "--file-root", "/nonexistent/dap-root"}, "/nonexistent/dap-root"},
 		{"a cap of zero", []string{"serve", "--data", t.TempDir(), "--demo-data", "--restore-max-entries", "0"}, "positive"},
+		{"a timeout of zero", []string{"serve", "--data", t.TempDir(), "--demo-data", "--read-header-timeout", "0s"}, "positive"},
+		{"no uploads", []string{"serve", "--data", t.TempDir(), "--demo-data", "--max-uploads-per-user", "0"}, "positive"},
+		{"a negative spool", []string{"serve", "--data", t.TempDir(), "--demo-data", "--max-spool-per-user", "-1"}, "positive"},
 		{"encrypt without value", []string{"encrypt", "--data", t.TempDir()}, "usage"},
 	}
 	for _, tc := range cases {

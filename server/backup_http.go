@@ -211,7 +211,9 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 	defer s.uploads.end(user)
 	rc := http.NewResponseController(w)
 	timeouts := s.cfg.Timeouts.WithDefaults()
-	body := &progressReader{r: r.Body, rc: rc, t: timeouts}
+	spool := &spoolReader{r: r.Body, u: &s.uploads, user: user, max: cmp.Or(s.cfg.MaxSpoolPerUser, DefaultMaxSpoolPerUser)}
+	defer spool.release()
+	body := &progressReader{r: spool, rc: rc, t: timeouts}
 	opt := backup.RestoreOptions{
 		Overwrite:                        flags[model.FlagOverwrite],
 		SkipFilesWithMissingDependencies: flags[model.FlagSkipFilesWithMissingDependencies],

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/dapconsole/dapconsole/server/archive"
 )
 
 // Timeouts bound how long a client may hold a connection. A request's
@@ -80,15 +82,23 @@ func (p *progressReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// uploads counts each user's restore uploads in progress, to cap them.
+// uploads counts each user's restore uploads in progress and the bytes
+// they have spooled, to cap both.
 type uploads struct {
 	mu     sync.Mutex
 	active map[string]int
+	spool  map[string]int64
 }
 
 // DefaultMaxUploadsPerUser is how many restore uploads one user may have
-// in progress at once (each spools at most the upload cap); past it: 429.
+// in progress at once; past it: 429.
 const DefaultMaxUploadsPerUser = 2
+
+// DefaultMaxSpoolPerUser is how many bytes one user's restore uploads in
+// progress may have spooled together; past it the upload is cut off: 413.
+// It is below the two uploads' caps together, so that two large uploads
+// cannot both take their whole allowance at once.
+const DefaultMaxSpoolPerUser = 768 << 20
 
 // begin takes one of the user's upload slots; it reports false when the
 // user has max in progress already. end gives it back.
@@ -96,7 +106,7 @@ func (u *uploads) begin(user string, max int) bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.active == nil {
-		u.active = make(map[string]int)
+		u.active, u.spool = make(map[string]int), make(map[string]int64)
 	}
 	if u.active[user] >= max {
 		return false
@@ -112,3 +122,39 @@ func (u *uploads) end(user string) {
 		delete(u.active, user)
 	}
 }
+
+// spooled adds n bytes (negative: gives them back) to what the user's
+// uploads hold; it reports false, adding nothing, when that would pass max.
+func (u *uploads) spooled(user string, n, max int64) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if n > 0 && u.spool[user]+n > max {
+		return false
+	}
+	if u.spool[user] += n; u.spool[user] <= 0 {
+		delete(u.spool, user)
+	}
+	return true
+}
+
+// spoolReader counts an upload's bytes against its user's spool allowance
+// (uploads.spooled); release gives them back when the upload is done.
+type spoolReader struct {
+	r    io.Reader
+	u    *uploads
+	user string
+	max  int64
+	n    int64
+}
+
+func (s *spoolReader) Read(b []byte) (int, error) {
+	n, err := s.r.Read(b)
+	if n > 0 && !s.u.spooled(s.user, int64(n), s.max) {
+		return 0, fmt.Errorf("%w: %s's restore uploads in progress would spool more than %d bytes together; wait for one to end",
+			archive.ErrTooLarge, s.user, s.max)
+	}
+	s.n += int64(n)
+	return n, err
+}
+
+func (s *spoolReader) release() { s.u.spooled(s.user, -s.n, s.max) }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -136,6 +137,55 @@ func TestRestoreUploadsPerUserAreCapped(t *testing.T) {
 			break
 		}
 		if a.code != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("once the first upload ended, another answered %d %s", a.code, a.body)
+		}
+	}
+}
+
+// TestRestoreSpoolPerUserIsCapped: one user's uploads in progress spool
+// at most MaxSpoolPerUser bytes together (each upload alone is within its
+// cap): past it the upload is cut off with 413, other users' uploads go
+// on, and the bytes come back when an upload ends.
+func TestRestoreSpoolPerUserIsCapped(t *testing.T) {
+	_, p := start(t, server.Config{DemoData: true, MaxSpoolPerUser: 64 << 10})
+	pr, pw := io.Pipe()
+	req, _ := http.NewRequest(http.MethodPut, p.base+restoreURL("/Analytics/First"), pr)
+	req.SetBasicAuth("analyst", "analyst")
+	req.Header.Set("Content-Type", "application/zip")
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	t.Cleanup(func() { pw.CloseWithError(io.ErrUnexpectedEOF) })
+	noise := bytes.Repeat([]byte("PK\x03\x04 not an archive "), 40<<10/24)
+	if _, err := pw.Write(noise); err != nil {
+		t.Fatal(err)
+	}
+	// Alone, the same body is read to its end and refused as no archive.
+	p.wantFailure(p.upload("admin", restoreURL("/Analytics/Other"), "application/zip", noise), http.StatusBadRequest, "")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		// Until the server has read the first upload's bytes, the second is refused as no archive.
+		a := p.upload("analyst", restoreURL("/Analytics/Second"), "application/zip", noise)
+		if a.code == http.StatusRequestEntityTooLarge && strings.Contains(string(a.body), "spool") {
+			break
+		}
+		if a.code != http.StatusBadRequest || time.Now().After(deadline) {
+			t.Fatalf("a second upload of the analyst's answered %d %s, want 413", a.code, a.body)
+		}
+	}
+	pw.CloseWithError(io.ErrUnexpectedEOF)
+	<-first
+	small := buildArchive(t, nil, archiveFile{path: "Third.dst", cfg: connectionConfig("Third")})
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		// The client may see the first answer a moment before its handler returns.
+		a := p.upload("analyst", restoreURL("/Analytics/Third"), "application/zip", small)
+		if a.code == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
 			t.Fatalf("once the first upload ended, another answered %d %s", a.code, a.body)
 		}
 	}

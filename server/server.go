@@ -55,6 +55,9 @@ type Config struct {
 	// MaxUploadsPerUser bounds one user's restore uploads in progress (each
 	// spools at most ArchiveLimits.MaxUploadBytes); 0 means DefaultMaxUploadsPerUser.
 	MaxUploadsPerUser int
+	// MaxSpoolPerUser bounds the bytes one user's restore uploads in
+	// progress spool together; 0 means DefaultMaxSpoolPerUser.
+	MaxSpoolPerUser int64
 	// BackupHooks let tests see and steer a restore's phases (backup.Hooks).
 	BackupHooks backup.Hooks
 	// LicenseExpires is the end of the licence /rest/license-details
