@@ -127,6 +127,23 @@ type Configuration struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// MemberDataPermission is the member of a workbook that says who may read
+// the data it computes, as the platform's v2 workbook writes it:
+// {"groups":{"<group>":…},"owner":"…","permissionForOthers":false}. Only
+// the workbook's owner or an administrator changes it.
+const MemberDataPermission = "dataPermission"
+
+// SameMember reports whether two members kept verbatim (Extra) say the
+// same, whatever their spacing; a missing member is only the same as
+// another missing one.
+func SameMember(a, b json.RawMessage) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
+}
+
 // Property returns the first value of a property, or "".
 func (c Configuration) Property(key string) string {
 	if v := c.Properties[key]; len(v) > 0 {

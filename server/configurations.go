@@ -294,7 +294,7 @@ func (s *Server) updateTo(w http.ResponseWriter, r *http.Request, f store.File, 
 			return &store.RefusedError{Err: store.ErrForbidden, Paths: []string{f.Path},
 				Reason: f.Path + ": only an administrator may change hadoopProperties (send them as they were read)"}
 		}
-		if !user.Admin && f.OwnerID != user.ID && !sameMember(old.Extra[dataPermissionMember], cfg.Extra[dataPermissionMember]) {
+		if !user.Admin && f.OwnerID != user.ID && !model.SameMember(old.Extra[model.MemberDataPermission], cfg.Extra[model.MemberDataPermission]) {
 			return &store.RefusedError{Err: store.ErrForbidden, Paths: []string{f.Path},
 				Reason: f.Path + ": only its owner or an administrator may change dataPermission (send it as it was read)"}
 		}

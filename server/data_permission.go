@@ -10,11 +10,6 @@ import (
 	"github.com/dapconsole/dapconsole/server/store"
 )
 
-// dataPermissionMember is the member of a workbook that says who may read
-// the data it computes, as the platform's v2 workbook writes it:
-// {"groups":{"<group>":…},"owner":"…","permissionForOthers":false}.
-const dataPermissionMember = "dataPermission"
-
 // mayReadData reports whether user, who may read workbook f, may also read
 // the data it computes. Without a dataPermission member that is whoever
 // may read the workbook (its read flags are its data permissions, as a
@@ -32,7 +27,7 @@ func mayReadData(ctx context.Context, st *store.Store, user store.User, f store.
 	if err != nil {
 		return false, err
 	}
-	raw, ok := cfg.Extra[dataPermissionMember]
+	raw, ok := cfg.Extra[model.MemberDataPermission]
 	if !ok {
 		return true, nil
 	}
@@ -74,14 +69,4 @@ func grantsRead(raw json.RawMessage) bool {
 	}
 	var flags model.Flags
 	return json.Unmarshal(raw, &flags) == nil && flags.Readable
-}
-
-// sameMember reports whether two members kept verbatim say the same,
-// whatever their spacing; a missing member is only the same as another.
-func sameMember(a, b json.RawMessage) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	var ca, cb bytes.Buffer
-	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }

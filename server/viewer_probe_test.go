@@ -78,6 +78,21 @@ func TestWorkbookDataFollowsItsDataPermission(t *testing.T) {
 	setDataPermission("viewer", `{"groups":{},"owner":"analyst","permissionForOthers":true}`, http.StatusForbidden)
 	wantReads("viewer", http.StatusForbidden)
 
+	// Nor may a restore over one by a writer who is not its owner: the
+	// analyst writes the administrator's workbook, and restores it open.
+	closed := `{"groups":{},"owner":"admin","permissionForOthers":false}`
+	p.want(p.call("admin", http.MethodPost, "/rest/workbook", `{file:{path:"/Analytics/Closed.wbk"},properties:{sql:["SELECT 1"]},`+
+		`dataPermission:`+closed+`}`), http.StatusOK, nil)
+	open := workbookConfig("SELECT 1")
+	open.Extra = map[string]json.RawMessage{"dataPermission": json.RawMessage(`{"groups":{},"owner":"admin","permissionForOthers":true}`)}
+	res := p.restore("analyst", "/Analytics", buildArchive(t, nil, archiveFile{path: "Closed.wbk", cfg: open}), "overwrite")
+	var kept model.Configuration
+	p.get("admin", configPath("/rest/workbook", storeFile(t, srv, "/Analytics/Closed.wbk").ConfigID), &kept)
+	if len(res.KeptHidden) != 1 || !strings.Contains(res.KeptHidden[0].Reason, "dataPermission") ||
+		!model.SameMember(kept.Extra["dataPermission"], json.RawMessage(closed)) {
+		t.Fatalf("an analyst's restore over the administrator's workbook: %+v, dataPermission now %s", res, kept.Extra["dataPermission"])
+	}
+
 	// Groups the member gives read, and others, may read.
 	setDataPermission("analyst", `{"groups":{"viewers":{"readable":true}},"owner":"analyst","permissionForOthers":false}`, http.StatusOK)
 	wantReads("viewer", http.StatusOK)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -1206,7 +1207,8 @@ func (r *restorer) uuidFor(e *restoreEntry) string {
 // overwriteFile replaces an existing file's representation in place: its
 // file id, UUID and configuration id stay (and with them its job history),
 // so do its owner and permissions unless a flag restores recorded ones. A
-// caller who is not an administrator keeps the file's hidden properties.
+// caller who is not an administrator keeps the file's hidden properties,
+// and one who is not its owner either its data permission.
 func (r *restorer) overwriteFile(ctx context.Context, i int, cfg model.Configuration) error {
 	e := *r.entries.at(i) // a copy: its sources' pages are loaded
 	cfg.AdoptSources(e.Kind)
@@ -1230,6 +1232,19 @@ func (r *restorer) overwriteFile(ctx context.Context, i int, cfg model.Configura
 			cfg.HadoopProperties = old.HadoopProperties
 			r.keptHidden = append(r.keptHidden, model.SkippedFile{Path: target,
 				Reason: "hadoopProperties kept: only an administrator may change hidden properties"})
+		}
+		if f.OwnerID != r.user.ID && !model.SameMember(old.Extra[model.MemberDataPermission], cfg.Extra[model.MemberDataPermission]) {
+			cfg.Extra = maps.Clone(cfg.Extra)
+			if cfg.Extra == nil {
+				cfg.Extra = map[string]json.RawMessage{}
+			}
+			if kept, ok := old.Extra[model.MemberDataPermission]; ok {
+				cfg.Extra[model.MemberDataPermission] = kept
+			} else {
+				delete(cfg.Extra, model.MemberDataPermission)
+			}
+			r.keptHidden = append(r.keptHidden, model.SkippedFile{Path: target,
+				Reason: "dataPermission kept: only the workbook's owner or an administrator may change it"})
 		}
 	}
 	if err := r.q.UpdateConfiguration(ctx, f, cfg); err != nil {
