@@ -12,10 +12,13 @@ const RootID = 1
 
 // migrations bring the store's schema from version i to i+1 (Migrate).
 // Append only: a released migration never changes.
-var migrations = []Migration{
-	createSchema,
-	addPeople,
-	addTagsAndVersions,
+func (s *Store) migrations() []Migration {
+	return []Migration{
+		createSchema,
+		addPeople,
+		addTagsAndVersions,
+		s.sealSecretsStoredPlain,
+	}
 }
 
 // addTagsAndVersions is schema 3: file tags (the SetTags command) and the
@@ -97,7 +100,7 @@ func createSchema(ctx context.Context, tx *sql.Tx) error {
 
 // migrate brings the store's tables to the newest schema.
 func (s *Store) migrate(ctx context.Context) error {
-	return Migrate(ctx, s.db, Schema{Part: "store", Steps: migrations, Legacy: userVersion})
+	return Migrate(ctx, s.db, Schema{Part: "store", Steps: s.migrations(), Legacy: userVersion})
 }
 
 // userVersion is where data directories made before schema_versions
