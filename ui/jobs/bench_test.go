@@ -133,12 +133,13 @@ func BenchmarkRefresh(b *testing.B) {
 					common.Diff(answers[1], answers[0], execID, replaceLimit),
 					common.Diff(answers[0], answers[1], execID, replaceLimit),
 				}
+				indexes := [2]*pollIndex{indexPoll(answers[0]), indexPoll(answers[1])}
 				p.View()
 				b.ReportAllocs()
 				i := 0
 				for b.Loop() {
 					i = 1 - i
-					p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: answers[i], base: answers[1-i], changes: changes[i]})
+					p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: answers[i], base: answers[1-i], changes: changes[i], index: indexes[i]})
 					_ = p.View()
 				}
 			})

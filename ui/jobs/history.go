@@ -204,11 +204,7 @@ func (h *historyView) entryState(id int64) model.JobState {
 
 // followPoll reads again, quietly, what an open history or an execution's
 // details show when the jobs poll says it changed, so neither needs r.
-func (p *Pane) followPoll(jobs []model.RunningJob) tea.Cmd {
-	running := make(map[int64]model.RunningJob, len(jobs))
-	for _, j := range jobs {
-		running[j.JobExecutionID] = j
-	}
+func (p *Pane) followPoll(running map[int64]model.RunningJob) tea.Cmd {
 	var cmds []tea.Cmd
 	if h := p.history; h != nil && h.stale(running) {
 		cmds = append(cmds, p.readHistoryAs(h.start, common.Quiet))

@@ -104,6 +104,7 @@ func (p *Pane) poll() tea.Cmd {
 		msg := pollMsg{ticket: ticket, jobs: jobs, err: err, jobAPI: client.JobAPI(), base: base}
 		if err == nil {
 			msg.changes = common.Diff(base, jobs, execID, replaceLimit) // O(rows), here rather than in Update
+			msg.index = indexPoll(jobs)
 		}
 		return msg
 	})
@@ -157,18 +158,37 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 	}
 	p.table.take(msg.jobs, changes, p.ctx.Now())
 	p.keepSelection(selected)
-	return tea.Batch(p.readStatuses(), p.readPaths(), p.followPoll(msg.jobs), p.schedule(), p.tellPolled(msg.jobs))
+	index := msg.indexed()
+	return tea.Batch(p.readStatuses(), p.readPaths(), p.followPoll(index.byExec), p.schedule(),
+		common.Send(common.JobsPolledMsg{Running: index.byUUID}))
 }
 
-// tellPolled tells the other panes what the poll found running.
-func (p *Pane) tellPolled(jobs []model.RunningJob) tea.Cmd {
-	running := make(map[string]model.JobState, len(jobs))
+// pollIndex is a poll's answer by execution id (an open history or run
+// follows it) and each file's state by UUID (the tree shows it): O(rows),
+// so the poll's task builds it, not Update.
+type pollIndex struct {
+	byExec map[int64]model.RunningJob
+	byUUID map[string]model.JobState
+}
+
+func indexPoll(jobs []model.RunningJob) *pollIndex {
+	index := &pollIndex{byExec: make(map[int64]model.RunningJob, len(jobs)), byUUID: make(map[string]model.JobState, len(jobs))}
 	for _, j := range jobs {
+		index.byExec[j.JobExecutionID] = j
 		if j.UUID != "" {
-			running[j.UUID] = j.JobStatus
+			index.byUUID[j.UUID] = j.JobStatus
 		}
 	}
-	return common.Send(common.JobsPolledMsg{Running: running})
+	return index
+}
+
+// indexed is the poll's index; a message made without one (a test's) is
+// indexed here.
+func (m pollMsg) indexed() *pollIndex {
+	if m.index != nil {
+		return m.index
+	}
+	return indexPoll(m.jobs)
 }
 
 // statusReader keeps status rounds apart: one in flight at most.
