@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"log"
 	"math"
@@ -305,7 +306,8 @@ func (s *Server) restoreTarget(w http.ResponseWriter, r *http.Request) (backup.R
 }
 
 // writeArchiveError answers a refused restore or backup: 413 past a cap,
-// 400 a bad archive, 403 missing write permission, 409 an archive that does
+// 408 an upload below the minimum rate, 400 a bad archive or an upload cut
+// short, 403 missing write permission, 409 an archive that does
 // not fit the target (with the paths), else as writeError.
 func writeArchiveError(w http.ResponseWriter, err error) {
 	var refused *store.RefusedError
@@ -323,6 +325,11 @@ func writeArchiveError(w http.ResponseWriter, err error) {
 			code = http.StatusBadRequest
 		}
 		writeJSON(w, code, model.Failure{Status: model.StatusFailure, Reason: refused.Reason, Paths: refused.Paths})
+	case errors.Is(err, errUploadTooSlow):
+		writeFailure(w, http.StatusRequestTimeout, err.Error())
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// The client's to mend, not the server's: answered, not logged.
+		writeFailure(w, http.StatusBadRequest, "the upload ended before the length it declared")
 	default:
 		writeError(w, err)
 	}

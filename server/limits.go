@@ -2,6 +2,7 @@ package server
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -56,6 +57,9 @@ func (p progressWriter) Write(b []byte) (int, error) {
 	return p.w.Write(b)
 }
 
+// errUploadTooSlow is a restore upload cut off below the minimum rate: 408.
+var errUploadTooSlow = errors.New("the upload came too slowly")
+
 // progressReader reads a restore upload: each read pushes the read
 // deadline on by the read timeout, and once the upload has waited for the
 // client longer than the read timeout it must have come at the minimum
@@ -77,7 +81,7 @@ func (p *progressReader) Read(b []byte) (int, error) {
 	p.waited += time.Since(start)
 	p.n += int64(n)
 	if p.waited > p.t.Read && float64(p.n) < float64(p.t.MinUploadRate)*p.waited.Seconds() {
-		return n, fmt.Errorf("the upload came at %.0f bytes a second, slower than %d", float64(p.n)/p.waited.Seconds(), p.t.MinUploadRate)
+		return n, fmt.Errorf("%w: it came at %.0f bytes a second, slower than %d", errUploadTooSlow, float64(p.n)/p.waited.Seconds(), p.t.MinUploadRate)
 	}
 	return n, err
 }

@@ -2,8 +2,8 @@ package server_test
 
 import (
 	"bufio"
-	"encoding/base64"
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net"
@@ -201,5 +201,43 @@ func TestRestoreSpoolPerUserIsCapped(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("once the first upload ended, another answered %d %s", a.code, a.body)
 		}
+	}
+}
+
+// TestCutShortUploadsAreTheClients: a restore upload that ended before its
+// declared length answered 500 and was logged as the server's internal
+// error; one below the minimum rate too. They are 400 and 408.
+func TestCutShortUploadsAreTheClients(t *testing.T) {
+	running := startListening(t, server.Config{Timeouts: server.Timeouts{Read: 300 * time.Millisecond, MinUploadRate: 1 << 20}})
+	addr := strings.TrimPrefix(running.URL, "http://")
+	auth := base64.StdEncoding.EncodeToString([]byte("admin:admin"))
+	for _, tc := range []struct {
+		name string
+		send func(conn *net.TCPConn)
+		want int
+	}{
+		{"cut short", func(conn *net.TCPConn) { conn.CloseWrite() }, http.StatusBadRequest},
+		{"too slow", func(conn *net.TCPConn) { time.Sleep(time.Second); conn.Write([]byte("K")) }, http.StatusRequestTimeout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn := c.(*net.TCPConn)
+			defer conn.Close()
+			fmt.Fprintf(conn, "PUT %s HTTP/1.1\r\nHost: x\r\nAuthorization: Basic %s\r\nContent-Type: application/zip\r\nContent-Length: 1000000\r\n\r\nPK",
+				restoreURL("/Analytics/Short"), auth)
+			tc.send(conn)
+			conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatalf("no answer: %v", err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.want {
+				t.Errorf("answered %d, want %d", resp.StatusCode, tc.want)
+			}
+		})
 	}
 }

@@ -75,4 +75,3 @@ func TestSecretsStoredPlainAreSealedOnUpgrade(t *testing.T) {
 		t.Errorf("schema version %d, want 4", version)
 	}
 }
-
