@@ -122,19 +122,8 @@ func runEncrypt(args []string) error {
 	fs := flag.NewFlagSet("encrypt", flag.ContinueOnError)
 	value := fs.String("v", "", "the value to encrypt; - reads it from the first line of standard input (kept out of ps and shell history)")
 	dataDir := fs.String("data", "", "data directory of the server that will read the value")
-	t := server.DefaultTimeouts
-	fs.DurationVar(&t.Header, "read-header-timeout", t.Header, "how long a client may take to send a request's headers")
-	fs.DurationVar(&t.Read, "read-timeout", t.Read, "how long a client may take to send a request's body (a restore upload: while it keeps --min-upload-rate)")
-	fs.DurationVar(&t.Write, "write-timeout", t.Write, "how long an answer may take to be written (a backup download: while it moves)")
-	fs.DurationVar(&t.Idle, "idle-timeout", t.Idle, "how long a connection may wait for its next request")
-	fs.Int64Var(&t.MinUploadRate, "min-upload-rate", t.MinUploadRate, "bytes a second a restore upload must keep coming at, once older than --read-timeout")
-	maxUploads := fs.Int("max-uploads-per-user", server.DefaultMaxUploadsPerUser, "restore uploads one user may have in progress at once (past it: 429)")
-	maxSpool := fs.Int64("max-spool-per-user", server.DefaultMaxSpoolPerUser, "bytes one user's restore uploads in progress may spool together (past it: 413)")
 	if err := fs.Parse(args); err != nil {
 		return err
-	}
-	if t.Header <= 0 || t.Read <= 0 || t.Write <= 0 || t.Idle <= 0 || t.MinUploadRate <= 0 || *maxUploads <= 0 || *maxSpool <= 0 {
-		return errors.New("serve: the timeouts, --min-upload-rate, --max-uploads-per-user and --max-spool-per-user must be positive")
 	}
 	if *value == "-" {
 		line, err := bufio.NewReader(os.Stdin).ReadString('\n')

@@ -184,6 +184,7 @@ func TestServeRefuses(t *testing.T) {
 		{"no uploads", []string{"serve", "--data", t.TempDir(), "--demo-data", "--max-uploads-per-user", "0"}, "positive"},
 		{"a negative spool", []string{"serve", "--data", t.TempDir(), "--demo-data", "--max-spool-per-user", "-1"}, "positive"},
 		{"encrypt without value", []string{"encrypt", "--data", t.TempDir()}, "usage"},
+		{"encrypt takes no serve flags", []string{"encrypt", "-v", "x", "--data", t.TempDir(), "--read-timeout", "1s"}, "flag provided but not defined"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
