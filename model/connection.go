@@ -62,6 +62,12 @@ func IsSecretProperty(key string) bool {
 	if slices.Contains(secretNames, lower) {
 		return true
 	}
+	// A pair can stand in a name only if its last word does: most names are
+	// settled here without being split (a restore asks for every member of
+	// every file it reads).
+	if !slices.ContainsFunc(secretPairs, func(p [2]string) bool { return strings.Contains(lower, p[1]) }) {
+		return false
+	}
 	words := nameWords(key)
 	for i, w := range words {
 		if i > 0 && slices.Contains(secretPairs, [2]string{words[i-1], w}) {
