@@ -93,6 +93,11 @@ type authEntry struct {
 
 // newAuthCache checks passwords at cost (Config.PasswordCost).
 func newAuthCache(cost int) (*authCache, error) {
+	if cost < bcrypt.MinCost || cost > bcrypt.MaxCost {
+		// bcrypt would hash at its default below the minimum, so that the
+		// decoy and the stored hashes would cost apart.
+		return nil, fmt.Errorf("password cost %d: want %d to %d", cost, bcrypt.MinCost, bcrypt.MaxCost)
+	}
 	key := make([]byte, 32)
 	rand.Read(key)
 	decoy := []byte(defaultDecoyHash)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +60,11 @@ func TestFirstStart(t *testing.T) {
 	}
 	if _, err := server.New(servertest.TestConfig(server.Config{})); err == nil {
 		t.Fatal("a server without data directory started")
+	}
+	for _, cost := range []int{1, 32} {
+		if _, err := server.New(server.Config{DataDir: t.TempDir(), AdminPassword: "admin", PasswordCost: cost}); err == nil || !strings.Contains(err.Error(), "password cost") {
+			t.Errorf("a server with password cost %d: %v, want refused", cost, err)
+		}
 	}
 	_, p := start(t, server.Config{DataDir: t.TempDir(), AdminPassword: "admin"})
 	var root model.Folder
