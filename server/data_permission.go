@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/store"
@@ -52,10 +53,8 @@ func mayReadData(ctx context.Context, st *store.Store, user store.User, f store.
 		if err != nil {
 			return false, err
 		}
-		for _, id := range user.GroupIDs {
-			if id == g.ID {
-				return true, nil
-			}
+		if slices.Contains(user.GroupIDs, g.ID) {
+			return true, nil
 		}
 	}
 	return false, nil
