@@ -267,10 +267,7 @@ func (a *app) folderRestore() *cobra.Command {
 	cmd.Flags().BoolVar(&skipUnchanged, "skip-unchanged", false, "leave out the files whose configuration is the same as the platform's (a connection in use then need not be overwritten)")
 	flags := addFlagSet(cmd, api.AllRestoreFlags(), api.RestoreFlags.Names, "restore")
 	cmd.RunE = a.run(func(ctx context.Context, args []string) error {
-		if err := out.check(); err != nil {
-			return err
-		}
-		ref, err := parseRef(args[0])
+		ref, client, err := a.refAndClient(out, args[0])
 		if err != nil {
 			return err
 		}
@@ -279,10 +276,6 @@ func (a *app) folderRestore() *cobra.Command {
 			return err
 		}
 		defer archive.Close()
-		client, err := a.connect()
-		if err != nil {
-			return err
-		}
 		var send io.Reader = archive
 		opt := restoreplan.Options{Flags: flags.value(), SkipUnchanged: skipUnchanged}
 		if dryRun || skipUnchanged {
