@@ -105,23 +105,29 @@ func TestViewCostDoesNotGrowWithTheList(t *testing.T) {
 // BenchmarkRefresh is what a poll costs the UI goroutine: Update taking
 // a list-running answer with the changes the poll's task found
 // (BenchmarkRefreshDiff), then View. In "changed" one execution changed;
-// in "added+removed" one execution left the list and another came.
-// Compare 100 and 100000 (the growth), and both with ui/common's
+// in "added+removed" one execution left the list and another came; in
+// "history-open" one changed while a job's history is open, which the
+// poll follows. Compare 100 and 100000 (the growth), and both with ui/common's
 // BenchmarkTableReference. Two answers take turns, each compared with the
 // other, as consecutive polls' are.
 func BenchmarkRefresh(b *testing.B) {
 	cases := []struct {
-		name   string
-		change func(answer []model.RunningJob) []model.RunningJob
+		name    string
+		change  func(answer []model.RunningJob) []model.RunningJob
+		history bool
 	}{
 		{"changed", func(a []model.RunningJob) []model.RunningJob {
 			a[len(a)/2].EstimatedTime++
 			return a
-		}},
+		}, false},
 		{"added+removed", func(a []model.RunningJob) []model.RunningJob {
 			added := runningJob(int64(len(a)+1), "Job new", model.StateRunning, clockAt)
 			return slices.Insert(slices.Delete(a, len(a)/3, len(a)/3+1), 2*len(a)/3, added)
-		}},
+		}, false},
+		{"history-open", func(a []model.RunningJob) []model.RunningJob {
+			a[len(a)/2].EstimatedTime++
+			return a
+		}, true},
 	}
 	for _, c := range cases {
 		for _, n := range []int{100, 100_000} {
@@ -134,6 +140,9 @@ func BenchmarkRefresh(b *testing.B) {
 					common.Diff(answers[0], answers[1], execID, replaceLimit),
 				}
 				indexes := [2]*pollIndex{indexPoll(answers[0]), indexPoll(answers[1])}
+				if c.history {
+					openHistoryOf(p, answers[0][0])
+				}
 				p.View()
 				b.ReportAllocs()
 				i := 0
@@ -145,6 +154,18 @@ func BenchmarkRefresh(b *testing.B) {
 			})
 		}
 	}
+}
+
+// openHistoryOf opens the history of job's configuration, a page of 20 of
+// its runs, job the one running.
+func openHistoryOf(p *Pane, job model.RunningJob) {
+	entries := make([]model.HistoryEntry, 20)
+	for i := range entries {
+		entries[i] = model.HistoryEntry{ID: job.JobExecutionID - int64(i), JobStatus: model.StateCompleted}
+	}
+	entries[0].JobStatus = job.JobStatus
+	p.Update(historyRequest{configID: job.DapJobConfigurationID, label: job.FileName})
+	p.Update(historyMsg{ticket: p.history.reads.Latest(), configID: job.DapJobConfigurationID, total: len(entries), entries: entries})
 }
 
 // BenchmarkRefreshDiff is what a poll costs off the UI goroutine: the

@@ -52,24 +52,33 @@ func TestHistoryRereadKeepsTheCursor(t *testing.T) {
 
 // An open history follows the platform without r (issue 30: a run showed
 // RUNNING a minute after it completed): the jobs poll that no longer lists
-// a run the page shows running, or lists a new run of the job, reads the
-// page again, quietly; a poll that changes nothing reads nothing.
+// a run the page shows running, lists it in another state, or lists a new
+// run of the job, reads the page again, quietly; a poll that changes
+// nothing reads nothing.
 func TestOpenHistoryFollowsThePoll(t *testing.T) {
 	running := runningJob(45, "Events", model.StateRunning, clockAt)
 	running.DapJobConfigurationID = 241
+	unattributed := running // an older platform's poll names no job
+	unattributed.DapJobConfigurationID = 0
+	entry := func(id int64, state model.JobState) []model.HistoryEntry {
+		return []model.HistoryEntry{{ID: id, JobStatus: state}}
+	}
 	tests := []struct {
 		name  string
-		page  model.JobState
+		page  []model.HistoryEntry
 		polls []model.RunningJob
 		reads bool
 	}{
-		{"a run shown running has ended", model.StateRunning, nil, true},
-		{"a new run started", model.StateCompleted, []model.RunningJob{running}, true},
-		{"nothing changed", model.StateCompleted, nil, false},
+		{"a run shown running has ended", entry(44, model.StateRunning), nil, true},
+		{"a new run started", entry(44, model.StateCompleted), []model.RunningJob{running}, true},
+		{"a run shown queued now runs", entry(45, model.StateQueued), []model.RunningJob{running}, true},
+		{"a run shown queued now runs, its job unnamed", entry(45, model.StateQueued), []model.RunningJob{unattributed}, true},
+		{"a run shown running still runs", entry(45, model.StateRunning), []model.RunningJob{running}, false},
+		{"nothing changed", entry(44, model.StateCompleted), nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := historyOn(t, model.HistoryEntry{ID: 44, JobStatus: tt.page})
+			p := historyOn(t, tt.page...)
 			_, cmd := p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: tt.polls})
 			read := slices.Contains(startedTasks(cmd), "reading history of Events.imp (quiet)")
 			if read != tt.reads {

@@ -169,48 +169,40 @@ func (p *Pane) gotHistory(msg historyMsg) tea.Cmd {
 // stale reports whether the page on screen is out of date by what the jobs
 // poll lists: an execution on it shows as queued or running but the poll
 // no longer lists it, or the poll lists one of the job the page lacks (on
-// the first page, where new executions come).
-func (h *historyView) stale(running map[int64]model.RunningJob) bool {
+// the first page, where new executions come). It costs the page and the
+// job's listed runs, not the whole poll: it runs in Update on every poll.
+func (h *historyView) stale(running *pollIndex) bool {
 	if h.loading {
 		return false
 	}
-	onPage := map[int64]bool{}
+	onPage := make(map[int64]bool, len(h.entries))
 	for _, e := range h.entries {
 		onPage[e.ID] = true
-		if _, listed := running[e.ID]; e.JobStatus.Active() && !listed {
+		j, listed := running.byExec[e.ID]
+		if e.JobStatus.Active() && !listed || listed && e.JobStatus.Canonical() != j.JobStatus.Canonical() {
 			return true
 		}
 	}
-	for id, j := range running {
-		if j.DapJobConfigurationID == h.configID && !onPage[id] && h.start == 0 {
-			return true
-		}
-		if onPage[id] && h.entryState(id).Canonical() != j.JobStatus.Canonical() {
+	if h.start != 0 {
+		return false
+	}
+	for _, j := range running.byJob[h.configID] {
+		if !onPage[j.JobExecutionID] {
 			return true
 		}
 	}
 	return false
 }
 
-// entryState is the state the page shows for an execution.
-func (h *historyView) entryState(id int64) model.JobState {
-	for _, e := range h.entries {
-		if e.ID == id {
-			return e.JobStatus
-		}
-	}
-	return ""
-}
-
 // followPoll reads again, quietly, what an open history or an execution's
 // details show when the jobs poll says it changed, so neither needs r.
-func (p *Pane) followPoll(running map[int64]model.RunningJob) tea.Cmd {
+func (p *Pane) followPoll(running *pollIndex) tea.Cmd {
 	var cmds []tea.Cmd
 	if h := p.history; h != nil && h.stale(running) {
 		cmds = append(cmds, p.readHistoryAs(h.start, common.Quiet))
 	}
 	if d := p.details; d != nil && d.loaded && d.details.JobStatus.Active() {
-		if j, listed := running[d.execID]; !listed || j.JobStatus.Canonical() != d.details.JobStatus.Canonical() {
+		if j, listed := running.byExec[d.execID]; !listed || j.JobStatus.Canonical() != d.details.JobStatus.Canonical() {
 			cmds = append(cmds, p.readDetailsAs(common.Quiet))
 		}
 	}

@@ -159,22 +159,25 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 	p.table.take(msg.jobs, changes, p.ctx.Now())
 	p.keepSelection(selected)
 	index := msg.indexed()
-	return tea.Batch(p.readStatuses(), p.readPaths(), p.followPoll(index.byExec), p.schedule(),
+	return tea.Batch(p.readStatuses(), p.readPaths(), p.followPoll(index), p.schedule(),
 		common.Send(common.JobsPolledMsg{Running: index.byUUID}))
 }
 
-// pollIndex is a poll's answer by execution id (an open history or run
-// follows it) and each file's state by UUID (the tree shows it): O(rows),
-// so the poll's task builds it, not Update.
+// pollIndex is a poll's answer by execution id and by job (an open history
+// or run follows them) and each file's state by UUID (the tree shows it):
+// O(rows), so the poll's task builds it, not Update.
 type pollIndex struct {
 	byExec map[int64]model.RunningJob
+	byJob  map[int64][]model.RunningJob // by DapJobConfigurationID
 	byUUID map[string]model.JobState
 }
 
 func indexPoll(jobs []model.RunningJob) *pollIndex {
-	index := &pollIndex{byExec: make(map[int64]model.RunningJob, len(jobs)), byUUID: make(map[string]model.JobState, len(jobs))}
+	index := &pollIndex{byExec: make(map[int64]model.RunningJob, len(jobs)), byJob: map[int64][]model.RunningJob{},
+		byUUID: make(map[string]model.JobState, len(jobs))}
 	for _, j := range jobs {
 		index.byExec[j.JobExecutionID] = j
+		index.byJob[j.DapJobConfigurationID] = append(index.byJob[j.DapJobConfigurationID], j)
 		if j.UUID != "" {
 			index.byUUID[j.UUID] = j.JobStatus
 		}
