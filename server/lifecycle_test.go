@@ -115,3 +115,15 @@ func TestDataDirectory(t *testing.T) {
 		t.Fatalf("files folder: %v", err)
 	}
 }
+
+// The README's `serve --data ./data`: a relative data directory. The demo's
+// connections name their files by file:/// URL and every import through
+// them ended ERROR ("file://data/files/ is not a file:/// URL of this
+// machine") until the server made the directory absolute.
+func TestRelativeDataDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, p := start(t, server.Config{DataDir: "data", DemoData: true})
+	if st := p.runToEnd("admin", "/Data/ImportJobs/Orders.imp"); st.JobStatus != model.StateCompleted {
+		t.Errorf("Orders.imp over a relative data directory ended %s: %s", st.JobStatus, st.Reason)
+	}
+}

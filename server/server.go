@@ -90,6 +90,18 @@ func New(cfg Config) (*Server, error) {
 	if cfg.DataDir == "" {
 		return nil, errors.New("server: no data directory")
 	}
+	// Connections name their files by absolute file:/// URLs, the demo's
+	// too, and a job checks them against the roots: a relative --data or
+	// --file-root (the README's ./data) would make every such job fail.
+	var err error
+	if cfg.DataDir, err = filepath.Abs(cfg.DataDir); err != nil {
+		return nil, fmt.Errorf("server: data directory: %w", err)
+	}
+	for i, root := range cfg.FileRoots {
+		if cfg.FileRoots[i], err = filepath.Abs(root); err != nil {
+			return nil, fmt.Errorf("server: file root %s: %w", root, err)
+		}
+	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
