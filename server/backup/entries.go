@@ -504,6 +504,8 @@ func encodePage(b []byte, entries []restoreEntry) []byte {
 		b = append(b, bits(e.rights.Read, e.rights.Write, e.rights.Execute, e.rights.Own, e.uuidShared, e.uuidTaken, e.linkedTo))
 		b = binary.AppendVarint(b, e.createdID)
 		b = appendString(b, e.createdUUID)
+		b = binary.AppendVarint(b, e.formAt)
+		b = binary.AppendVarint(b, int64(e.formLen))
 	}
 	return b
 }
@@ -541,6 +543,7 @@ func decodePage(page string, entries []restoreEntry) error {
 		e.uuidShared, e.uuidTaken, e.linkedTo = flags&16 != 0, flags&32 != 0, flags&64 != 0
 		e.createdID = d.varint()
 		e.createdUUID = d.string()
+		e.formAt, e.formLen = d.varint(), int(d.varint())
 	}
 	if d.err == nil && len(d.s) > 0 {
 		d.err = errors.New("bytes after the last entry")

@@ -38,7 +38,8 @@ func TestEntryPageRoundTrip(t *testing.T) {
 	entries := []restoreEntry{
 		{},
 		{origUUID: newEntryUUID("5b0c8a7e-1c1d-4c1e-9c1f-000000000001"), skipped: "source x cannot be resolved",
-			rights: store.Rights{Write: true, Own: true}, uuidShared: true, linkedTo: true, createdID: 42, createdUUID: "u"},
+			rights: store.Rights{Write: true, Own: true}, uuidShared: true, linkedTo: true, createdID: 42, createdUUID: "u",
+			formAt: 1 << 40, formLen: 612},
 		{origUUID: entryUUID{other: &odd}, existing: &existingFile{id: 7, parentID: 3, ownerID: 2, uuid: "e"},
 			sources: []sourceLink{{ref: model.SourceRef{Path: "/a.dst", UUID: "x"}, internal: -1,
 				external: store.File{ID: 9, Path: "/a.dst", Name: "a.dst", Kind: model.KindConnection, UUID: "x", Others: model.Flags{Readable: true}}},

@@ -117,7 +117,7 @@ func (s *Service) Restore(ctx context.Context, user store.User, target RestoreTa
 		return RestoreOutcome{}, ctx.Err()
 	}
 	release := closerFunc(func() error { <-s.opened; return nil })
-	idx := newRestoreIndex(s.spool, s.hooks.EntriesOnDisk)
+	idx := newRestoreIndex(s.spool, s.hooks.EntriesOnDisk, s.store.AppendStoredForm)
 	a, err := spooled.Open(idx)
 	if err != nil {
 		idx.Close()

@@ -31,7 +31,7 @@ type tree interface {
 	GroupByName(ctx context.Context, name string) (store.Group, error)
 
 	// What a restore writes.
-	StoredForm(representation []byte) (*store.StoredConfig, bool)
+	AppendStoredForm(b, representation []byte) ([]byte, model.FileInfo, bool)
 	EncodeConfig(cfg model.Configuration, kind model.Kind, sources []store.File) (*store.StoredConfig, error)
 	ReserveConfigIDs(ctx context.Context, n int) (int64, error)
 	PrepareFile(ctx context.Context, nf store.NewFile, stored *store.StoredConfig, configID int64) (store.PreparedFile, error)

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -22,7 +24,7 @@ func (p PreparedFile) UUID() string { return p.row.uuid }
 
 // PrepareFile checks the file CreateFile describes and makes its row, as
 // CreateFile does; stored, when not nil, is its configuration encoded
-// ahead (EncodeConfig, StoredForm), and configID, when not 0, the
+// ahead (EncodeConfig, AppendStoredForm), and configID, when not 0, the
 // configuration id reserved for it (ReserveConfigIDs).
 func (q Queries) PrepareFile(ctx context.Context, nf NewFile, stored *StoredConfig, configID int64) (PreparedFile, error) {
 	nf.stored, nf.configID = stored, configID
@@ -37,24 +39,39 @@ func (q Queries) EncodeConfig(cfg model.Configuration, kind model.Kind, sources 
 	return q.encodeConfig(cfg, kind, sources)
 }
 
-// StoredForm is the stored form of a representation of a new file
-// without links, made without decoding it when it is in the form a backup
-// writes (storedRepresentation) and checked as EncodeConfig checks it;
-// false when the body must be decoded (which tells what is wrong with it,
-// if anything).
-func (q Queries) StoredForm(representation []byte) (*StoredConfig, bool) {
-	stored, file, ok := storedRepresentation(representation, q.secrets.acceptSealed)
+// AppendStoredForm appends to b the stored form of a representation of a
+// new file without links, made without decoding it when it is in the form
+// a backup writes (storedRepresentation) and checked as EncodeConfig
+// checks it, encoded for StoredFormOf; and returns its file member (its
+// uuid and path: the file's identity). It gives false when the body must
+// be decoded (which tells what is wrong with it, if anything). A restore
+// makes the stored forms while it checks an archive's bodies, on every
+// core, and keeps them in a file until it writes them: it reads nothing.
+func (q Queries) AppendStoredForm(b, representation []byte) ([]byte, model.FileInfo, bool) {
+	start := len(b)
+	b = append(b, 0, 0, 0, 0) // the length of the JSON, once known
+	b, file, ok := storedRepresentation(b, representation, q.secrets.acceptSealed)
 	if !ok || VisibleText("file.description", file.Description) != nil {
-		return nil, false
+		return b[:start], model.FileInfo{}, false
 	}
-	return &StoredConfig{json: string(stored), description: file.Description}, true
+	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-4))
+	return append(b, file.Description...), file, true
+}
+
+// StoredFormOf reads back a stored form AppendStoredForm encoded.
+func StoredFormOf(encoded []byte) (*StoredConfig, error) {
+	if len(encoded) < 4 || uint64(binary.LittleEndian.Uint32(encoded)) > uint64(len(encoded)-4) {
+		return nil, errors.New("a stored form does not read")
+	}
+	end := 4 + int(binary.LittleEndian.Uint32(encoded))
+	return &StoredConfig{json: string(encoded[4:end]), description: string(encoded[end:])}, nil
 }
 
 // StoredIdentity is the file member (uuid, path) of a representation
 // without links in the form a backup writes, read without decoding it;
 // false for any other.
 func StoredIdentity(representation []byte) (model.FileInfo, bool) {
-	_, file, ok := storedRepresentation(representation, nil)
+	_, file, ok := storedRepresentation(nil, representation, nil)
 	return file, ok
 }
 

@@ -168,8 +168,9 @@ var configurationFields = func() []string {
 // representation in the form spliceRepresentation writes, with secret
 // values seal takes; anything else gives false, and the caller decodes.
 // FuzzStoredRepresentationMatchesDecoding holds the two paths to the same bytes.
-func storedRepresentation(representation []byte, seal func(string) (string, bool)) (stored []byte, file model.FileInfo, ok bool) {
-	s := splicer{in: string(representation), out: make([]byte, 0, len(representation)), toStored: true, seal: seal}
+// It appends the stored form to out.
+func storedRepresentation(out, representation []byte, seal func(string) (string, bool)) (stored []byte, file model.FileInfo, ok bool) {
+	s := splicer{in: string(representation), out: out, toStored: true, seal: seal}
 	if !s.configuration(nil) {
 		return nil, file, false
 	}

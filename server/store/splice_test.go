@@ -175,7 +175,7 @@ func TestStoredRepresentationMatchesDecoding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, file, ok := storedRepresentation([]byte(representation), secrets.acceptSealed)
+		got, file, ok := storedRepresentation(nil, []byte(representation), secrets.acceptSealed)
 		switch {
 		case !ok && i < 3: // the last sample has an escaped property name: decoded, as it may be
 			t.Errorf("sample %d not spliced: %s", i, representation)
@@ -200,7 +200,7 @@ func TestStoredRepresentationLeavesOtherFormsToDecoding(t *testing.T) {
 		if representation == samples[0] {
 			t.Fatalf("%s: the sample has no password to change", name)
 		}
-		if got, _, ok := storedRepresentation([]byte(representation), secrets.acceptSealed); ok {
+		if got, _, ok := storedRepresentation(nil, []byte(representation), secrets.acceptSealed); ok {
 			t.Errorf("%s: spliced %s", name, got)
 		}
 	}
@@ -215,7 +215,7 @@ func FuzzStoredRepresentationMatchesDecoding(f *testing.F) {
 		f.Add(representation)
 	}
 	f.Fuzz(func(t *testing.T, representation string) {
-		got, file, ok := storedRepresentation([]byte(representation), secrets.acceptSealed)
+		got, file, ok := storedRepresentation(nil, []byte(representation), secrets.acceptSealed)
 		if !ok {
 			return
 		}
