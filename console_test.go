@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"flag"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dapconsole/dapconsole/cli"
 
 	"github.com/dapconsole/dapconsole/server/store"
 )
@@ -52,4 +58,27 @@ func TestHelpListsTheSubcommands(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "encrypt") {
 		t.Errorf("unknown argument: %v", err)
 	}
+	// Each scripting group's line names every command of the group (it
+	// lacked folder diff and copy, added after it was written).
+	for _, group := range []string{"folder", "job", "conn"} {
+		var help bytes.Buffer
+		sys := cli.System{Stdin: strings.NewReader(""), Stdout: &help, Stderr: &help, Getenv: func(string) string { return "" }}
+		if err := cli.Execute(context.Background(), cli.Options{System: sys}, []string{group, "-h"}); err != nil {
+			t.Fatalf("%s -h: %v", group, err)
+		}
+		_, commands, _ := strings.Cut(help.String(), "Available Commands:\n")
+		commands, _, _ = strings.Cut(commands, "\n\n")
+		var names []string
+		for _, line := range strings.Split(commands, "\n") {
+			names = append(names, strings.Fields(line)[0])
+		}
+		line := regexp.MustCompile(`dapconsole ` + group + ` (\S+)`).FindStringSubmatch(consoleUsage)
+		if len(names) == 0 || line == nil || !sameSet(strings.Split(line[1], "|"), names) {
+			t.Errorf("the usage's %s line %q, its commands %q", group, line, names)
+		}
+	}
+}
+
+func sameSet(a, b []string) bool {
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(s string) bool { return !slices.Contains(b, s) })
 }

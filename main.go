@@ -25,7 +25,7 @@ const consoleUsage = `dapconsole — a console for the data-analytics platform
 
 Usage:
   dapconsole [flags]                                   the console (--demo: on the embedded platform)
-  dapconsole folder ls|backup|restore|perm ...         script the platform: folders
+  dapconsole folder ls|backup|restore|diff|copy|perm ...  script the platform: folders
   dapconsole job ls|status|history|details|log|trigger|stop|seq ...
   dapconsole conn ls|get|deps|create|delete ...
   dapconsole completion bash|zsh|fish
