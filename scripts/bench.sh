@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# scripts/bench.sh [ROUNDS] — the performance pairs of issue 17, each of ours
-# beside a reference run on the same machine in the same run, the two taken
-# in turn ROUNDS times (default 5); prints the median of each and the ratio.
+# scripts/bench.sh [ROUNDS] [restore] — the performance pairs of issue 17,
+# each of ours beside a reference run on the same machine in the same run,
+# the two taken in turn ROUNDS times (default 5); prints the median of each
+# and the ratio. With "restore", only the restore, floor and unzip rows run
+# (a quick loop while working on the restore), with the serve process's
+# processor time per restore, which a shared machine blurs less than the clock.
 #
 #   refresh  the connections, jobs and folders panes' BenchmarkRefresh at 100
 #            and 100,000 rows (what the UI goroutine runs: Update, View)
@@ -41,16 +44,20 @@
 set -euo pipefail
 
 rounds=${1:-5}
+only=${2:-}
+case "$only" in "" | restore) ;; *) echo "usage: $0 [ROUNDS] [restore]" >&2; exit 2 ;; esac
 work=$(mktemp -d)
 server_pid=
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 
 echo "building…" >&2
 go build -o "$work/dapconsole" .
-for pkg in ui/connections ui/jobs ui/folders ui/common server server/store server/jobs; do
+pkgs=(ui/connections ui/jobs ui/folders ui/common server server/store server/jobs)
+[ "$only" = restore ] && pkgs=(server server/store)
+for pkg in "${pkgs[@]}"; do
 	go test -c -o "$work/${pkg//\//_}.test" "./$pkg"
 done
-go test -c -o "$work/console.test" .
+[ -z "$only" ] && go test -c -o "$work/console.test" .
 
 # sample NAME VALUE keeps one measurement; median NAME is their median.
 sample() { echo "$2" >> "$work/samples.$1"; }
@@ -99,8 +106,21 @@ server_pid=$!
 for _ in $(seq 100); do grep -q '^listening on ' "$work/serve.log" && break; sleep 0.1; done
 base=$(sed -n 's/^listening on //p' "$work/serve.log")
 
+# cpu_ms is the processor time the serve process has used, in ms.
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) * 1000 / hz}' "/proc/$server_pid/stat"; }
+
 for round in $(seq "$rounds"); do
 	echo "round $round of $rounds…" >&2
+	if [ "$only" = restore ]; then
+		cpu=$(cpu_ms)
+		wall restore curl -sSf -o /dev/null -u admin:admin -H 'Content-Type: application/zip' -X PUT \
+			--data-binary @"$work/probe/project.zip" "$base/api/filesystem/folders/%2FRestored$round/restore"
+		sample restorecpu $(($(cpu_ms) - cpu))
+		wall unzip unzip -q "$work/probe/project.zip" -d "$work/unzipped$round"
+		gobench "$work/server_store.test" '^BenchmarkInsertFloor/rows=batch$' 3x floor
+		insert_select_floor
+		continue
+	fi
 	gobench "$work/ui_connections.test" '^BenchmarkRefresh$' 200x connections
 	gobench "$work/ui_connections.test" '^BenchmarkRefreshDiff$' 20x connectionsdiff
 	gobench "$work/ui_connections.test" 'ListView' 2000x listview
@@ -139,6 +159,30 @@ for round in $(seq "$rounds"); do
 done
 serve_hwm=$(awk '/VmHWM/ {print $2}' "/proc/$server_pid/status")
 
+m() { median "$1"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+ms() { awk -v ns="$1" 'BEGIN {printf "%.3f ms", ns / 1e6}'; }
+machine() {
+	echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3)"
+	echo "median of $rounds rounds, ours and the reference taken in turn"
+	echo
+	printf '| %-44s | %-22s | %-22s | %-7s |\n' path ours reference ratio
+	printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" "$(printf -- '-%.0s' {1..24})" "$(printf -- '-%.0s' {1..24})" "$(printf -- '-%.0s' {1..9})"
+}
+restore_rows() {
+	printf '| %-44s | %-22s | %-22s | %-7s |\n' "restore 10k files (PUT) vs unzip -q" "$(ms "$(m restore)")" "$(ms "$(m unzip)")" "$(ratio "$(m restore)" "$(m unzip)")"
+	printf '| %-44s | %-22s | %-22s | %-7s |\n' "floor: modernc insert of 10k rows vs unzip -q" "$(ms "$(m floorbatch)")" "$(ms "$(m unzip)")" "$(ratio "$(m floorbatch)" "$(m unzip)")"
+	printf '| %-44s | %-22s | %-22s | %-7s |\n' "floor: sqlite3 CLI insert of 10k vs unzip -q" "$(ms "$(m sqlite3floor)")" "$(ms "$(m unzip)")" "$(ratio "$(m sqlite3floor)" "$(m unzip)")"
+}
+if [ "$only" = restore ]; then
+	echo
+	machine
+	restore_rows
+	echo
+	echo "serve processor time per restore (median): $(m restorecpu) ms"
+	exit 0
+fi
+
 # The restore's heap at 10,000 and at 100,000 files, once each: the
 # server's BenchmarkRestore reports the peak above what the heap held
 # before the restore (filling 100,000 files takes most of a minute).
@@ -147,16 +191,8 @@ echo "restoring 10,000 and 100,000 files in process…" >&2
 	awk '/^BenchmarkRestore\// {n = $1; sub(/-[0-9]+$/, "", n); sub(/.*=/, "", n); for (i = 2; i < NF; i++) if ($(i + 1) == "peak-heap-MiB") print n, $i}' > "$work/restore-heap"
 heap() { awk -v n="$1" '$1 == n {print $2}' "$work/restore-heap"; }
 
-m() { median "$1"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-ms() { awk -v ns="$1" 'BEGIN {printf "%.3f ms", ns / 1e6}'; }
-
 echo
-echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3)"
-echo "median of $rounds rounds, ours and the reference taken in turn"
-echo
-printf '| %-44s | %-22s | %-22s | %-7s |\n' path ours reference ratio
-printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" "$(printf -- '-%.0s' {1..24})" "$(printf -- '-%.0s' {1..24})" "$(printf -- '-%.0s' {1..9})"
+machine
 t100=$(m table100) t100k=$(m table100000)
 for pane in connections jobs folders; do
 	o100=$(m "${pane}100") o100k=$(m "${pane}100000")
@@ -172,9 +208,7 @@ for pane in connections jobs folders; do
 done
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "connections ListView, 100 -> 100k" "$(ms "$(m listview100)") -> $(ms "$(m listview100000)")" "—" "$(ratio "$(m listview100000)" "$(m listview100)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "backup 10k files (GET) vs zip -qr" "$(ms "$(m backup)")" "$(ms "$(m zip)")" "$(ratio "$(m backup)" "$(m zip)")"
-printf '| %-44s | %-22s | %-22s | %-7s |\n' "restore 10k files (PUT) vs unzip -q" "$(ms "$(m restore)")" "$(ms "$(m unzip)")" "$(ratio "$(m restore)" "$(m unzip)")"
-printf '| %-44s | %-22s | %-22s | %-7s |\n' "floor: modernc insert of 10k rows vs unzip -q" "$(ms "$(m floorbatch)")" "$(ms "$(m unzip)")" "$(ratio "$(m floorbatch)" "$(m unzip)")"
-printf '| %-44s | %-22s | %-22s | %-7s |\n' "floor: sqlite3 CLI insert of 10k vs unzip -q" "$(ms "$(m sqlite3floor)")" "$(ms "$(m unzip)")" "$(ratio "$(m sqlite3floor)" "$(m unzip)")"
+restore_rows
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "first frame vs curl of its 1 request" "$(ms "$(m frame)")" "$(ms "$(m curl1)")" "$(ratio "$(m frame)" "$(m curl1)")"
 printf '| %-44s | %-22s | %-22s | %-7s |\n' "first frame vs curl of issue 17's 2 requests" "$(ms "$(m frame)")" "$(ms "$(m curl2)")" "$(ratio "$(m frame)" "$(m curl2)")"
 rows() { awk -v ns="$1" 'BEGIN {printf "%.0fk rows/s", 1e6 / (ns / 1e9) / 1e3}'; }
