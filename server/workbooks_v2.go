@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -88,7 +89,11 @@ func (s *Server) readWorkbookV2(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	wb.Links = model.Links{"file": link(fileEntryHref(f.ID)), "self": link(r.URL.Path)}
+	// The ref goes back escaped: a path ref echoed as decoded
+	// (`/api/workbooks//Analytics/Sales.wbk`) is a self link that does not route.
+	ref := r.PathValue("ref")
+	self := strings.TrimSuffix(r.URL.Path, ref) + url.PathEscape(ref)
+	wb.Links = model.Links{"file": link(fileEntryHref(f.ID)), "self": link(self)}
 	writeJSON(w, http.StatusOK, wb)
 }
 

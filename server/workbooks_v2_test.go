@@ -38,6 +38,17 @@ func TestWorkbookV2(t *testing.T) {
 	if byID.Links.Href("file") != fmt.Sprintf("/api/filesystem/files/%d", sales.ID) || byUUID.Links.Href("self") != "/api/filesystem/workbooks/"+sales.UUID {
 		t.Fatalf("links %v and %v", byID.Links, byUUID.Links)
 	}
+	// Read by path (as the README's curl does), the self link is that path
+	// escaped, and following it reads the same workbook.
+	var byPath, followed model.WorkbookV2
+	p.get("analyst", "/api/workbooks/%2FAnalytics%2FSales.wbk", &byPath)
+	if self := byPath.Links.Href("self"); self != "/api/workbooks/%2FAnalytics%2FSales.wbk" {
+		t.Fatalf("self link of a read by path: %q", self)
+	}
+	p.get("analyst", byPath.Links.Href("self"), &followed)
+	if followed.Workbook.File.UUID != sales.UUID {
+		t.Fatalf("the self link read %+v", followed.Workbook.File)
+	}
 	if a, b := mustJSON(t, byID.Workbook), mustJSON(t, byUUID.Workbook); string(a) != string(b) {
 		t.Fatalf("the two homes differ:\n%s\n%s", a, b)
 	}
