@@ -45,8 +45,17 @@ func (e *Error) Error() string {
 	default:
 		b.WriteString("no answer")
 	}
-	if len(e.Paths) > 0 {
-		fmt.Fprintf(&b, " (%s)", strings.Join(e.Paths, ", "))
+	// The embedded platform's reasons name the paths already ("still used by
+	// 2 file(s): /A, /B"); only those a reason leaves out are added, so that a
+	// refusal does not list every file twice.
+	var unnamed []string
+	for _, p := range e.Paths {
+		if !strings.Contains(e.Reason, p) {
+			unnamed = append(unnamed, p)
+		}
+	}
+	if len(unnamed) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(unnamed, ", "))
 	}
 	if e.Err != nil {
 		b.WriteString(": ")

@@ -366,3 +366,29 @@ func TestBasePathPrefix(t *testing.T) {
 		t.Errorf("path = %q, want the prefix kept", got)
 	}
 }
+
+// TestErrorNamesEachPathOnce: a failure's paths follow its reason only
+// where the reason does not name them already.
+func TestErrorNamesEachPathOnce(t *testing.T) {
+	tests := []struct {
+		name   string
+		reason string
+		paths  []string
+		want   string
+	}{
+		{"named in the reason", "/C.dst is still used by 2 file(s): /A.imp, /B.imp", []string{"/A.imp", "/B.imp"},
+			"DELETE /rest/connections/2: 409 Conflict: /C.dst is still used by 2 file(s): /A.imp, /B.imp"},
+		{"some left out", "3 file(s) already exist: /A.imp, /B.imp and 1 more", []string{"/A.imp", "/B.imp", "/C.imp"},
+			"DELETE /rest/connections/2: 409 Conflict: 3 file(s) already exist: /A.imp, /B.imp and 1 more (/C.imp)"},
+		{"none named", "still in use", []string{"/A.imp"},
+			"DELETE /rest/connections/2: 409 Conflict: still in use (/A.imp)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := &api.Error{Op: "DELETE /rest/connections/2", Status: http.StatusConflict, Reason: tt.reason, Paths: tt.paths}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("Error() = %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
