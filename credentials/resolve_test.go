@@ -190,3 +190,34 @@ func TestResolve(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestIncompleteOffersWhatWorksHere: with no terminal and no password, the
+// error offers dapconsole login only where the keyring could store one.
+func TestIncompleteOffersWhatWorksHere(t *testing.T) {
+	tests := []struct {
+		name       string
+		keyringErr error // nil: a working, empty keyring
+		want       string
+		wantNot    string
+	}{
+		{"keyring works", nil, "set DAP_PASSWORD, or store it with dapconsole login", "unavailable"},
+		{"keyring unavailable", errNoSessionBus, "set DAP_PASSWORD (the OS keyring is unavailable here, so dapconsole login cannot store it)", "store it with"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.keyringErr != nil {
+				keyring.MockInitWithError(tt.keyringErr)
+			} else {
+				keyring.MockInit()
+			}
+			session, err := Resolve(Request{Server: "http://127.0.0.1:8080", User: "admin"}, Env{})
+			if err != nil || session.Complete() {
+				t.Fatalf("Resolve: %+v, %v", session, err)
+			}
+			msg := Incomplete(session).Error()
+			if !strings.Contains(msg, tt.want) || strings.Contains(msg, tt.wantNot) {
+				t.Errorf("Incomplete: %q, want %q and not %q", msg, tt.want, tt.wantNot)
+			}
+		})
+	}
+}

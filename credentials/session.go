@@ -52,6 +52,11 @@ func Incomplete(s Session) error {
 		return fmt.Errorf("%w: no server: give --server URL or --profile NAME, or save a profile with dapconsole login", ErrNoCredentials)
 	case s.Profile.User == "":
 		return fmt.Errorf("%w: no user for %s: give --user NAME, or save a profile with dapconsole login", ErrNoCredentials, s.Profile.Server)
+	case s.Notice != "":
+		// The keyring is unavailable: dapconsole login would store nothing
+		// here, so it is not offered.
+		return fmt.Errorf("%w: no password for %s and no terminal to ask on: set %s (the OS keyring is unavailable here, so dapconsole login cannot store it)",
+			ErrNoCredentials, Key(s.Profile.User, s.Profile.Server), PasswordEnv)
 	}
 	return fmt.Errorf("%w: no password for %s and no terminal to ask on: set %s, or store it with dapconsole login",
 		ErrNoCredentials, Key(s.Profile.User, s.Profile.Server), PasswordEnv)
