@@ -134,7 +134,12 @@ func serveSFTP(sv *served) error {
 // scpFiles serves wish's scp middleware in the session's directory.
 type scpFiles struct{}
 
-func filesOf(s ssh.Session) *userFiles { return s.(*served).files }
+func filesOf(s ssh.Session) *userFiles {
+	if src, ok := s.(*scpSource); ok {
+		return src.files
+	}
+	return s.(*served).files
+}
 
 func (scpFiles) Glob(s ssh.Session, pattern string) ([]string, error) {
 	return filesOf(s).read.Glob(s, pattern)
@@ -309,4 +314,68 @@ func (l listerAt) ListAt(page []os.FileInfo, offset int64) (int, error) {
 		return n, io.EOF
 	}
 	return n, nil
+}
+
+// scpSource waits for the client's answers while wish's scp sends files
+// (`scp -f`), as OpenSSH's own scp source does: wish writes the whole
+// stream without reading them and returns, the session then ends, and the
+// client's scp, writing its last answer to an ssh that has already exited,
+// died of SIGPIPE ("lost connection", exit 1) after a finished copy, about
+// one fetch in three. The client answers its start, every control line
+// (T, C, D, E) and every file's body.
+type scpSource struct {
+	*served
+	started bool
+	body    int64 // bytes of the current file's body still to come; -1 between files
+}
+
+func newSCPSource(sv *served) *scpSource { return &scpSource{served: sv, body: -1} }
+
+func (s *scpSource) Write(p []byte) (int, error) {
+	if !s.started {
+		s.started = true
+		if err := s.answer(); err != nil {
+			return 0, err
+		}
+	}
+	if s.body > 0 { // a chunk of the file's body
+		n, err := s.served.Write(p)
+		s.body -= int64(n)
+		return n, err
+	}
+	n, err := s.served.Write(p)
+	if err != nil {
+		return n, err
+	}
+	switch {
+	case s.body == 0: // the NUL after the body
+		s.body = -1
+	case len(p) > 0 && p[0] == 'C':
+		var mode uint32
+		var name string
+		if _, err := fmt.Sscanf(string(p), "C%o %d %s", &mode, &s.body, &name); err != nil {
+			return n, fmt.Errorf("scp: file line %q: %w", p, err)
+		}
+	}
+	return n, s.answer()
+}
+
+// answer reads the client's answer: 0 goes on; 1 (a warning) or 2 (an
+// error) come with a message line.
+func (s *scpSource) answer() error {
+	var b [1]byte
+	if _, err := io.ReadFull(s.served, b[:]); err != nil {
+		return fmt.Errorf("scp: the client's answer: %w", err)
+	}
+	if b[0] == 0 {
+		return nil
+	}
+	var msg []byte
+	for {
+		if _, err := io.ReadFull(s.served, b[:]); err != nil || b[0] == '\n' {
+			break
+		}
+		msg = append(msg, b[0])
+	}
+	return fmt.Errorf("scp: the client refused: %s", msg)
 }

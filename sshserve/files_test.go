@@ -294,6 +294,48 @@ func TestFileTransferRefusals(t *testing.T) {
 	}
 }
 
+// TestSCPFetchWaitsForTheClientsAnswers: the session of `scp -f` ends only
+// after the client answered the file's body, as OpenSSH's scp source does;
+// ending before, the client's scp dies writing that answer to an ssh that
+// has exited ("lost connection" after a finished copy).
+func TestSCPFetchWaitsForTheClientsAnswers(t *testing.T) {
+	fs := startFiles(t, nil)
+	body := strings.Repeat("zip bytes ", 500)
+	if err := os.WriteFile(filepath.Join(fs.userDir(t, "admin"), "mine.zip"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := scpSession(t, fs.Addr(), fs.bob, "scp -f mine.zip", func(in io.Writer, out *bufio.Reader) error {
+		in.Write([]byte{0})
+		header, err := out.ReadString('\n')
+		for err == nil && strings.HasPrefix(header, "T") {
+			in.Write([]byte{0})
+			header, err = out.ReadString('\n')
+		}
+		if err != nil {
+			return err
+		}
+		in.Write([]byte{0})
+		if _, err := io.ReadFull(out, make([]byte, len(body)+1)); err != nil {
+			return err
+		}
+		ended := make(chan error, 1)
+		go func() { _, err := out.ReadByte(); ended <- err }()
+		select {
+		case err := <-ended:
+			t.Fatalf("the session ended (%v) before the client answered the file", err)
+		case <-time.After(300 * time.Millisecond):
+		}
+		in.Write([]byte{0})
+		if err := <-ended; err != io.EOF {
+			return fmt.Errorf("after the last answer: %v, want the end", err)
+		}
+		return nil
+	})
+	if code != 0 {
+		t.Fatalf("scp -f: status %d, %s", code, stderr)
+	}
+}
+
 // scpSession runs command on a new connection with key, feeding it what
 // talk writes and reading its output; it returns the exit status and
 // standard error.

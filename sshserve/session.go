@@ -224,7 +224,14 @@ func (s *Server) route(next ssh.Handler) ssh.Handler {
 		case sess.Subsystem() == "sftp":
 			s.transfer(sv, "sftp", serveSFTP)
 		case scp.GetInfo(sess.Command()).Ok:
-			s.transfer(sv, "scp", func(sv *served) error { copyFiles(sv); return nil })
+			s.transfer(sv, "scp", func(sv *served) error {
+				if scp.GetInfo(sess.Command()).Op == scp.OpCopyToClient {
+					copyFiles(newSCPSource(sv))
+				} else {
+					copyFiles(sv)
+				}
+				return nil
+			})
 		case sess.RawCommand() != "":
 			sv.refuse("the console takes no command (files: scp or sftp): connect without one", "refused: a command")
 		case !sv.isPty:
