@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -134,6 +135,12 @@ func runEncrypt(args []string) error {
 	}
 	if *dataDir == "" || *value == "" {
 		return errors.New("encrypt: usage: dapconsole encrypt -v VALUE|- --data DIR")
+	}
+	// Only an existing key: OpenSecrets would make one in a mistyped or new
+	// directory, and the value it sealed would open on no server.
+	if _, err := os.Stat(filepath.Join(*dataDir, store.KeyFile)); err != nil {
+		return fmt.Errorf("encrypt: %s holds no %s: give the data directory of the server that will read the value (a server makes its key on its first start): %w",
+			*dataDir, store.KeyFile, err)
 	}
 	secrets, err := store.OpenSecrets(*dataDir)
 	if err != nil {

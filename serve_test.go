@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -185,6 +186,7 @@ func TestServeRefuses(t *testing.T) {
 		{"a negative spool", []string{"serve", "--data", t.TempDir(), "--demo-data", "--max-spool-per-user", "-1"}, "positive"},
 		{"encrypt without value", []string{"encrypt", "--data", t.TempDir()}, "usage"},
 		{"encrypt takes no serve flags", []string{"encrypt", "-v", "x", "--data", t.TempDir(), "--read-timeout", "1s"}, "flag provided but not defined"},
+		{"encrypt for a directory with no server's key", []string{"encrypt", "-v", "x", "--data", filepath.Join(t.TempDir(), "mistyped")}, "holds no secret.key"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -198,6 +200,9 @@ func TestServeRefuses(t *testing.T) {
 
 func TestEncrypt(t *testing.T) {
 	dir := t.TempDir()
+	if _, err := store.OpenSecrets(dir); err != nil { // the key a server makes on its first start
+		t.Fatal(err)
+	}
 	out, err := dapconsole(t, nil, "encrypt", "-v", "p@ss word", "--data", dir).Output()
 	if err != nil {
 		t.Fatal(err)
