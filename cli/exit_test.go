@@ -248,6 +248,9 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("%s: %.200s", shell, r.stdout)
 		}
 	}
+	if r := p.run(t, "completion", "tcsh").want(t, ExitUsage); !strings.Contains(r.stderr, `unknown command "tcsh"`) {
+		t.Errorf("an unknown shell: %q", r.stderr)
+	}
 	r := p.run(t, "__complete", "folder", "ls", "-o", "").want(t, ExitOK)
 	if !strings.Contains(r.stdout, "table\njson\n") {
 		t.Errorf("completion of -o: %q", r.stdout)

@@ -147,6 +147,13 @@ func newRoot(opts Options) *cobra.Command {
 	}
 	root.SetHelpCommandGroupID("console")
 	root.SetCompletionCommandGroupID("platform")
+	// cobra's completion command, made now rather than at Execute, is a
+	// group too: `completion tcsh` printed the help and exited 0.
+	root.InitDefaultCompletionCmd()
+	if comp, _, err := root.Find([]string{"completion"}); err == nil && comp != root {
+		comp.Args = cobra.ArbitraryArgs
+		comp.RunE = group
+	}
 	return root
 }
 
