@@ -152,7 +152,10 @@ func TestBackupWritesNoPartialFile(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "nightly.zip")
 	p.run(t, "folder", "backup", "/Nowhere", "-o", file).want(t, ExitFailed)
-	p.run(t, "folder", "backup", "/Data/ImportJobs", "-o", file).want(t, ExitFailed) // depends on files outside
+	r := p.run(t, "folder", "backup", "/Data/ImportJobs", "-o", file).want(t, ExitFailed) // depends on files outside
+	if !strings.Contains(r.stderr, "--ignore-missing-dependencies or --skip-files-with-missing-dependencies") {
+		t.Errorf("a backup refused for its dependencies does not name this command's flags: %q", r.stderr)
+	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("a refused backup left %v", entries)
 	}
@@ -169,7 +172,7 @@ func TestBackupWritesNoPartialFile(t *testing.T) {
 		t.Fatalf("a cancelled backup left %v", entries)
 	}
 
-	r := p.run(t, "folder", "backup", "/Data", "-o", file, "--include-owner").want(t, ExitOK)
+	r = p.run(t, "folder", "backup", "/Data", "-o", file, "--include-owner").want(t, ExitOK)
 	if !strings.Contains(r.stderr, "bytes") {
 		t.Errorf("backup said %q", r.stderr)
 	}

@@ -240,7 +240,12 @@ func (a *app) folderBackup() *cobra.Command {
 			} else {
 				n, err = client.Backup(ctx, ref, flags.value(), f, progress)
 			}
-			if err != nil {
+			switch {
+			case api.IsConflict(err):
+				// The platform's reason names its query flags
+				// (ignoreMissingDependencies), which this command spells otherwise.
+				return fmt.Errorf("backup of %s: %w (here: --ignore-missing-dependencies or --skip-files-with-missing-dependencies)", ref, err)
+			case err != nil:
 				return fmt.Errorf("backup of %s: %w", ref, err)
 			}
 			return nil
