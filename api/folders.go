@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/dapconsole/dapconsole/model"
 )
@@ -43,6 +44,37 @@ func (c *Client) RootFolder(ctx context.Context) (model.Folder, error) {
 // Folder reads a folder by file id or UUID.
 func (c *Client) Folder(ctx context.Context, id Ref) (model.Folder, error) {
 	return readFolder[model.Folder](ctx, c, id, "")
+}
+
+// FolderByPath reads the folder at path, walking from the root folder
+// through each sub-folder's link: the platform's folder and file endpoints
+// take a file id or a UUID, not a path (only backup, restore and the job
+// endpoints take one). A name that is no sub-folder answers as a missing
+// folder does (IsNotFound).
+func (c *Client) FolderByPath(ctx context.Context, path string) (model.Folder, error) {
+	folder, err := c.RootFolder(ctx)
+	walked := "/"
+	for name := range strings.SplitSeq(strings.Trim(path, "/"), "/") {
+		if err != nil || name == "" {
+			break
+		}
+		walked = strings.TrimSuffix(walked, "/") + "/" + name
+		var id int64
+		for _, e := range folder.Embedded.Folders {
+			if e.Name == name {
+				id = e.ID()
+				break
+			}
+		}
+		if id == 0 {
+			return folder, &Error{Op: "GET " + foldersPath + "… (walked from the root)", Status: http.StatusNotFound, Reason: "no folder " + walked}
+		}
+		folder, err = c.Folder(ctx, FileID(id))
+	}
+	if err != nil {
+		return folder, fmt.Errorf("read folder %s: %w", walked, err)
+	}
+	return folder, nil
 }
 
 // Permission reads a folder's permission: owner, others, and links.

@@ -100,9 +100,12 @@ func (a *app) folderLs() *cobra.Command {
 func listFolder(ctx context.Context, client *api.Client, ref api.Ref) (folderListing, error) {
 	var listing folderListing
 	var err error
-	if ref.String() == "/" {
+	switch {
+	case ref.String() == "/":
 		listing.Folder, err = client.RootFolder(ctx)
-	} else {
+	case ref.IsPath():
+		listing.Folder, err = client.FolderByPath(ctx, ref.String())
+	default:
 		listing.Folder, err = client.Folder(ctx, ref)
 	}
 	if err != nil {

@@ -389,6 +389,10 @@ func (a *app) jobSeq() *cobra.Command {
 		}
 		ids := make([]int64, len(refs))
 		for i, ref := range refs {
+			ref, err := onPlatform(ctx, client, ref)
+			if err != nil {
+				return fmt.Errorf("find %s: %w", args[i], err)
+			}
 			file, err := client.File(ctx, ref)
 			if err != nil {
 				return fmt.Errorf("read %s: %w", ref, err)

@@ -79,23 +79,26 @@ func (a *app) folderPerm() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		if ref, err = onPlatform(ctx, client, ref); err != nil {
+			return fmt.Errorf("find %s: %w", args[0], err)
+		}
 		if len(changes) > 0 {
 			current, err := client.GroupPermissions(ctx, ref)
 			if err != nil {
-				return fmt.Errorf("read the groups of %s: %w", ref, err)
+				return fmt.Errorf("read the groups of %s: %w", args[0], err)
 			}
 			for _, change := range changes {
-				if err := change(ctx, client, ref, current); err != nil {
+				if err := change(ctx, client, ref, args[0], current); err != nil {
 					return err
 				}
 			}
 		}
 		var p folderPermissions
 		if p.Permission, err = client.Permission(ctx, ref); err != nil {
-			return fmt.Errorf("read the permission of %s: %w", ref, err)
+			return fmt.Errorf("read the permission of %s: %w", args[0], err)
 		}
 		if p.Groups, err = client.GroupPermissions(ctx, ref); err != nil {
-			return fmt.Errorf("read the groups of %s: %w", ref, err)
+			return fmt.Errorf("read the groups of %s: %w", args[0], err)
 		}
 		t := newTable("WHO", "NAME", "PERMISSION")
 		t.add("owner", p.Permission.Owner, "")
@@ -109,16 +112,16 @@ func (a *app) folderPerm() *cobra.Command {
 }
 
 // permChange is one change folder perm makes, given the groups it had.
-type permChange func(context.Context, *api.Client, api.Ref, model.GroupPermissions) error
+type permChange func(ctx context.Context, c *api.Client, ref api.Ref, named string, current model.GroupPermissions) error
 
 // permChanges reads the change flags before anything is sent, so a mistake
 // in the last one changes nothing.
 func permChanges(owner, others string, groups, remove []string) ([]permChange, error) {
 	var changes []permChange
 	if owner != "" {
-		changes = append(changes, func(ctx context.Context, c *api.Client, ref api.Ref, _ model.GroupPermissions) error {
+		changes = append(changes, func(ctx context.Context, c *api.Client, ref api.Ref, named string, _ model.GroupPermissions) error {
 			if _, err := c.ChangeOwner(ctx, ref, owner); err != nil {
-				return fmt.Errorf("change the owner of %s: %w", ref, err)
+				return fmt.Errorf("change the owner of %s: %w", named, err)
 			}
 			return nil
 		})
@@ -128,9 +131,9 @@ func permChanges(owner, others string, groups, remove []string) ([]permChange, e
 		if err != nil {
 			return nil, err
 		}
-		changes = append(changes, func(ctx context.Context, c *api.Client, ref api.Ref, _ model.GroupPermissions) error {
+		changes = append(changes, func(ctx context.Context, c *api.Client, ref api.Ref, named string, _ model.GroupPermissions) error {
 			if _, err := c.ChangeOthersPermission(ctx, ref, flags); err != nil {
-				return fmt.Errorf("change others' permission of %s: %w", ref, err)
+				return fmt.Errorf("change others' permission of %s: %w", named, err)
 			}
 			return nil
 		})
@@ -144,7 +147,7 @@ func permChanges(owner, others string, groups, remove []string) ([]permChange, e
 		if err != nil {
 			return nil, err
 		}
-		changes = append(changes, func(ctx context.Context, c *api.Client, ref api.Ref, current model.GroupPermissions) error {
+		changes = append(changes, func(ctx context.Context, c *api.Client, ref api.Ref, named string, current model.GroupPermissions) error {
 			change := c.CreateGroupPermission
 			for _, existing := range current.Embedded.Groups {
 				if existing.Name == name {
@@ -152,15 +155,15 @@ func permChanges(owner, others string, groups, remove []string) ([]permChange, e
 				}
 			}
 			if _, err := change(ctx, ref, name, flags); err != nil {
-				return fmt.Errorf("grant group %s on %s: %w", name, ref, err)
+				return fmt.Errorf("grant group %s on %s: %w", name, named, err)
 			}
 			return nil
 		})
 	}
 	for _, name := range remove {
-		changes = append(changes, func(ctx context.Context, c *api.Client, ref api.Ref, _ model.GroupPermissions) error {
+		changes = append(changes, func(ctx context.Context, c *api.Client, ref api.Ref, named string, _ model.GroupPermissions) error {
 			if _, err := c.DeleteGroupPermission(ctx, ref, name); err != nil {
-				return fmt.Errorf("remove group %s from %s: %w", name, ref, err)
+				return fmt.Errorf("remove group %s from %s: %w", name, named, err)
 			}
 			return nil
 		})
