@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -440,29 +439,11 @@ func TestOlderPlatform(t *testing.T) {
 	p.run(t, "folder", "restore", "/Data", file, "--overwrite", "--skip-unchanged").want(t, ExitOK)
 }
 
-// takingNoPaths answers a path in the folder and file families with 404,
-// as the real platform does: they take a file id or a UUID; backup,
-// restore and the job endpoints take paths too.
-func takingNoPaths(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := r.URL.EscapedPath()
-		for _, family := range []string{"/api/filesystem/folders/%2F", "/api/filesystem/files/%2F"} {
-			if strings.HasPrefix(p, family) && !strings.HasSuffix(p, "/backup") && !strings.HasSuffix(p, "/restore") {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusNotFound)
-				w.Write([]byte(`{"status":"failure","reason":"not found"}`))
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
 // TestPathsOnAPlatformThatTakesNone: the commands that take a REF take a
 // path on a platform whose folder and file endpoints take none (the real
 // one): the folder is walked to from the root, a file found by its UUID.
 func TestPathsOnAPlatformThatTakesNone(t *testing.T) {
-	p := startPlatformWith(t, takingNoPaths)
+	p := startPlatformWith(t, servertest.TakingNoPaths)
 	if r := p.run(t, "folder", "ls", "/Data/ImportJobs").want(t, ExitOK); !strings.Contains(r.stdout, "Orders.imp") {
 		t.Errorf("folder ls: %q", r.stdout)
 	}

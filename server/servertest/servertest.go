@@ -105,3 +105,22 @@ func LackingPostBackup(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// TakingNoPaths is a wrap for Start that makes the platform answer a path
+// in the folder and file families with 404, as the real platform does:
+// they take a file id or a UUID there; backup, restore and the job
+// endpoints take paths too.
+func TakingNoPaths(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.EscapedPath()
+		for _, family := range []string{"/api/filesystem/folders/%2F", "/api/filesystem/files/%2F"} {
+			if strings.HasPrefix(p, family) && !strings.HasSuffix(p, "/backup") && !strings.HasSuffix(p, "/restore") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				w.Write([]byte(`{"status":"failure","reason":"not found"}`))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}

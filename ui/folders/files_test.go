@@ -1,6 +1,7 @@
 package folders
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/model"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/dialog"
 	"github.com/dapconsole/dapconsole/ui/uitest"
@@ -211,6 +213,22 @@ func TestFolderManagementKeys(t *testing.T) {
 		w := submit(t, uitest.Press(p, "N"), "Q3")
 		if w.done != "created /Data/ImportJobs/Q3" || w.reread[0] != "/Data/ImportJobs" {
 			t.Fatalf("write %+v", w)
+		}
+	})
+	t.Run("N makes it on a platform whose folder endpoints take no path", func(t *testing.T) {
+		client := api.New(uitest.DemoServer(t, servertest.TakingNoPaths).URL, "admin", "admin")
+		imports, err := client.FolderByPath(context.Background(), "/Data/ImportJobs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := folderPane(t, false)
+		p.tree.root.child("Data").child("ImportJobs").id = imports.ID() // the tree's ids are that platform's
+		w := submit(t, uitest.Press(p, "N"), "Q3")
+		if err := w.run(context.Background(), client); err != nil {
+			t.Fatalf("create: %v", err)
+		}
+		if _, err := client.FolderByPath(context.Background(), "/Data/ImportJobs/Q3"); err != nil {
+			t.Fatalf("the new folder: %v", err)
 		}
 	})
 	t.Run("F2 renames", func(t *testing.T) {

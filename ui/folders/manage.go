@@ -92,6 +92,12 @@ func (p *Pane) readOnlyRefusal(what string) tea.Cmd {
 // openNewFolder asks for the name of a new folder inside n.
 func (p *Pane) openNewFolder(n *node) tea.Cmd {
 	parent := n.path()
+	// By id where the tree has it: the real platform's folder endpoints
+	// take a file id or a UUID, not a path (its create answered 404).
+	at := api.Path(parent)
+	if n.id > 0 {
+		at = api.FileID(n.id)
+	}
 	return common.OpenDialog(dialog.NewForm(p.ctx, "New folder in "+parent, "", "create", []dialog.Field{
 		{Name: "name", Label: "name", Text: true},
 	}, func(v dialog.Values) (tea.Msg, error) {
@@ -102,7 +108,7 @@ func (p *Pane) openNewFolder(n *node) tea.Cmd {
 		path := childPathOf(parent, name)
 		return folderWrite{label: "creating " + path, done: "created " + path, reread: []string{parent},
 			run: func(ctx context.Context, c *api.Client) error {
-				_, err := c.CreateFolder(ctx, api.Path(parent), name)
+				_, err := c.CreateFolder(ctx, at, name)
 				return err
 			}}, nil
 	}))
