@@ -156,7 +156,8 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 		return nil
 	}
 	index := p.ctx.FileIndex
-	for _, ref := range req.refs {
+	refs := slices.Clone(req.refs)
+	for i, ref := range refs {
 		if !ref.IsPath() || index.Len() == 0 {
 			continue
 		}
@@ -166,18 +167,21 @@ func (p *Pane) triggerSequence(req sequenceRequest) tea.Cmd {
 			return common.Problem(fmt.Sprintf("sequential trigger: no job at %s (or you may not see it)", common.Clean(ref.String())))
 		case !e.Kind.Runnable():
 			return common.Problem(fmt.Sprintf("sequential trigger: %s is a %s, not a job", common.Clean(ref.String()), e.Kind))
+		case e.UUID != "":
+			// By UUID: the real platform's file entry takes no path.
+			refs[i] = api.UUID(e.UUID)
 		}
 	}
 	return common.StartTask("sequential trigger", common.Quick, func(ctx context.Context) tea.Msg {
-		ids := make([]int64, 0, len(req.refs))
-		for _, ref := range req.refs {
+		ids := make([]int64, 0, len(refs))
+		for i, ref := range refs {
 			if id, err := strconv.ParseInt(ref.String(), 10, 64); err == nil && !ref.IsPath() {
 				ids = append(ids, id) // a file id already
 				continue
 			}
 			id, err := fileIDOf(ctx, client, ref)
 			if err != nil {
-				return common.Failed("sequential trigger: "+ref.String(), err)
+				return common.Failed("sequential trigger: "+req.refs[i].String(), err)
 			}
 			ids = append(ids, id)
 		}

@@ -1,12 +1,14 @@
 package jobs
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/server/servertest"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
@@ -87,7 +89,13 @@ func TestParseSequencePathsWithSpaces(t *testing.T) {
 // never ran resolves to its file id through its file entry; a path the
 // file lists do not hold, or that is no job, is refused before any request.
 func TestSequentialTriggerOfANeverRunPath(t *testing.T) {
-	pl := startPlatform(t, nil)
+	t.Run("on the embedded platform", func(t *testing.T) { sequenceOfANeverRunPath(t, nil) })
+	// whose file entries take no path: the UUID of the file lists is sent
+	t.Run("on the real platform", func(t *testing.T) { sequenceOfANeverRunPath(t, servertest.TakingNoPaths) })
+}
+
+func sequenceOfANeverRunPath(t *testing.T, wrap func(http.Handler) http.Handler) {
+	pl := startPlatform(t, wrap)
 	index, err := common.ReadFileIndex(t.Context(), pl.client)
 	if err != nil {
 		t.Fatal(err)
