@@ -505,16 +505,18 @@ func (idx *restoreIndex) writeForms() {
 	idx.formsTail = idx.formsTail[:0]
 }
 
-// formBuffers hold a stored form on its way to the forms file.
+// formBuffers hold a stored form on its way to the forms file, or back.
 var formBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // storedFormOf reads back the stored form Inspect made of entry e.
 func (idx *restoreIndex) storedFormOf(e *restoreEntry) (*store.StoredConfig, error) {
-	form := make([]byte, e.formLen)
-	if _, err := idx.forms.ReadAt(form, e.formAt); err != nil {
+	buf := formBuffers.Get().(*[]byte)
+	defer formBuffers.Put(buf)
+	*buf = slices.Grow((*buf)[:0], e.formLen)[:e.formLen]
+	if _, err := idx.forms.ReadAt(*buf, e.formAt); err != nil {
 		return nil, fmt.Errorf("restore index: %w", err)
 	}
-	return store.StoredFormOf(form)
+	return store.StoredFormOf(*buf)
 }
 
 // Link takes the archive Read made with the index, and finds the entry
@@ -1110,6 +1112,9 @@ type decodeJob struct {
 
 func (r *restorer) decodeAhead(order []int32) *aheadDecoding {
 	a := &aheadDecoding{r: r, order: order, jobs: make(chan decodeJob, decodeAheadWindow)}
+	for slot := range a.results {
+		a.results[slot] = make(chan decodedEntry, 1)
+	}
 	for range runtime.GOMAXPROCS(0) {
 		go func() {
 			for j := range a.jobs {
@@ -1124,11 +1129,11 @@ func (r *restorer) decodeAhead(order []int32) *aheadDecoding {
 }
 
 // start hands order[k] to a decoder; never more than decodeAheadWindow
-// are handed and not taken, so it does not wait.
+// are handed and not taken, so it does not wait. Its result goes to the
+// slot's channel, which next has emptied (a channel an entry was garbage
+// the size of a decoded configuration).
 func (a *aheadDecoding) start(k int) {
-	done := make(chan decodedEntry, 1)
-	a.results[k%decodeAheadWindow] = done
-	a.jobs <- decodeJob{entry: *a.r.entries.at(int(a.order[k])), done: done}
+	a.jobs <- decodeJob{entry: *a.r.entries.at(int(a.order[k])), done: a.results[k%decodeAheadWindow]}
 }
 
 // next waits for order[k] decoded (each k in turn), and starts the one

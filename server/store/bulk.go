@@ -58,13 +58,15 @@ func (q Queries) AppendStoredForm(b, representation []byte) ([]byte, model.FileI
 	return append(b, file.Description...), file, true
 }
 
-// StoredFormOf reads back a stored form AppendStoredForm encoded.
+// StoredFormOf reads back a stored form AppendStoredForm encoded; it
+// keeps nothing of encoded.
 func StoredFormOf(encoded []byte) (*StoredConfig, error) {
 	if len(encoded) < 4 || uint64(binary.LittleEndian.Uint32(encoded)) > uint64(len(encoded)-4) {
 		return nil, errors.New("a stored form does not read")
 	}
 	end := 4 + int(binary.LittleEndian.Uint32(encoded))
-	return &StoredConfig{json: string(encoded[4:end]), description: string(encoded[end:])}, nil
+	text := string(encoded[4:]) // one copy for both
+	return &StoredConfig{json: text[:end-4], description: text[end-4:]}, nil
 }
 
 // StoredIdentity is the file member (uuid, path) of a representation
