@@ -56,7 +56,7 @@ type folderListing struct {
 func (a *app) folderLs() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ls [REF]",
-		Short: "list a folder's sub-folders and files (kind, id, job state); REF is a path, UUID or file id, / by default",
+		Short: "list a folder's sub-folders and files (kind, REF, configuration id, job state); REF is a path, UUID or file id, / by default",
 		Args:  cobra.MaximumNArgs(1),
 	}
 	out := addOutput(cmd, a.sys)
@@ -79,16 +79,24 @@ func (a *app) folderLs() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		t := newTable("KIND", "ID", "NAME", "STATE")
+		// REF is what the other commands take for the row: a folder's file
+		// id, a file's UUID. A file's id in the lists is its configuration
+		// id (CONF, what conn takes), which a REF would read as another
+		// file's id: `job trigger` with it could start another job.
+		t := newTable("KIND", "REF", "CONF", "NAME", "STATE")
 		for _, f := range listing.Folder.Embedded.Folders {
-			t.add(string(model.KindFolder), strconv.FormatInt(f.ID(), 10), f.Name+"/", "")
+			t.add(string(model.KindFolder), strconv.FormatInt(f.ID(), 10), "", f.Name+"/", "")
 		}
 		for _, f := range listing.Files {
 			state := ""
 			if f.Status != nil {
 				state = string(f.Status.JobStatus)
 			}
-			t.add(string(f.Kind), strconv.FormatInt(f.ID, 10), path.Base(f.Path), state)
+			ref := f.UUID
+			if ref == "" {
+				ref = f.Path
+			}
+			t.add(string(f.Kind), ref, strconv.FormatInt(f.ID, 10), path.Base(f.Path), state)
 		}
 		return out.show(listing, t)
 	})

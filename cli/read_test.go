@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,8 +40,46 @@ func TestReadsAsTables(t *testing.T) {
 			if strings.Contains(r.stdout, "\x1b") {
 				t.Errorf("colour without a terminal: %q", r.stdout)
 			}
-			golden.RequireEqual(t, r.stdout)
+			golden.RequireEqual(t, anyUUID.ReplaceAllString(r.stdout, "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"))
 		})
+	}
+}
+
+// anyUUID is a UUID, which the demo data draws anew on every start.
+var anyUUID = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// The REF and CONF that folder ls shows for a row name that row to the
+// commands that take them. It showed a file's configuration id as ID, and
+// a REF reads a number as a file id: `folder backup /Data --ids 8` with
+// Orders.imp's 8 named the /Analytics folder, and a job trigger with it
+// could have started another job.
+func TestFolderLsShowsWhatCommandsTake(t *testing.T) {
+	p := startPlatform(t)
+	ls := p.run(t, "folder", "ls", "/Data/ImportJobs").want(t, ExitOK)
+	var ref string
+	for _, line := range strings.Split(ls.stdout, "\n") {
+		if f := strings.Fields(line); len(f) >= 4 && f[3] == "Orders.imp" {
+			ref = f[1]
+		}
+	}
+	if ref == "" {
+		t.Fatalf("no Orders.imp row:\n%s", ls.stdout)
+	}
+	status := decode[model.JobStatus](t, p.run(t, "job", "status", ref, "-o", "json").want(t, ExitOK))
+	byPath := decode[model.JobStatus](t, p.run(t, "job", "status", "/Data/ImportJobs/Orders.imp", "-o", "json").want(t, ExitOK))
+	if status.FileID == nil || byPath.FileID == nil || *status.FileID != *byPath.FileID {
+		t.Errorf("job status %s answered file %v, /Data/ImportJobs/Orders.imp file %v", ref, status.FileID, byPath.FileID)
+	}
+	conns := p.run(t, "folder", "ls", "/Data/Connections").want(t, ExitOK)
+	for _, line := range strings.Split(conns.stdout, "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 4 {
+			continue
+		}
+		got := decode[model.Configuration](t, p.run(t, "conn", "get", f[2], "-o", "json").want(t, ExitOK))
+		if got.File.Name+".dst" != strings.Join(f[3:], " ") {
+			t.Errorf("conn get %s (CONF of %q) answered %q", f[2], strings.Join(f[3:], " "), got.File.Name)
+		}
 	}
 }
 
