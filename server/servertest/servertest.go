@@ -5,11 +5,14 @@ package servertest
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/dapconsole/dapconsole/server"
+	"github.com/google/uuid"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -106,21 +109,69 @@ func LackingPostBackup(next http.Handler) http.Handler {
 	})
 }
 
-// TakingNoPaths is a wrap for Start that makes the platform answer a path
-// in the folder and file families with 404, as the real platform does:
-// they take a file id or a UUID there; backup, restore and the job
-// endpoints take paths too.
+// TakingNoPaths is a wrap for Start that makes the platform answer 404
+// where the real platform takes a file id or a UUID only, and the embedded
+// one takes a path too: in the folder and file families (permissions,
+// commands and creates included) and the v2 workbooks; backup, restore and
+// the job endpoints take paths. A path is any ref that is neither digits
+// nor a UUID, "%2FData" as well as "Data". The folder family's permission
+// and rename/move addresses also answer 404 for a file that is no folder:
+// the real platform addresses a file's under /api/filesystem/files/ (the
+// files' permission link; what it answers under folders/ is inferred).
 func TakingNoPaths(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := r.URL.EscapedPath()
-		for _, family := range []string{"/api/filesystem/folders/%2F", "/api/filesystem/files/%2F"} {
-			if strings.HasPrefix(p, family) && !strings.HasSuffix(p, "/backup") && !strings.HasSuffix(p, "/restore") {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusNotFound)
-				w.Write([]byte(`{"status":"failure","reason":"not found"}`))
-				return
-			}
+		if takesNoPath(r.URL.EscapedPath()) || !folderAddressed(next, r) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"status":"failure","reason":"not found"}`))
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+const foldersFamily = "/api/filesystem/folders/"
+
+// takesNoPath reports whether an escaped request path names a file by
+// path where the real platform takes none.
+func takesNoPath(p string) bool {
+	for _, family := range []string{foldersFamily, "/api/filesystem/files/", "/api/workbooks/", "/api/filesystem/workbooks/"} {
+		rest, ok := strings.CutPrefix(p, family)
+		if !ok {
+			continue
+		}
+		seg, tail, _ := strings.Cut(rest, "/")
+		if family == foldersFamily && (tail == "backup" || tail == "restore") ||
+			family == "/api/workbooks/" && seg == "rollback" {
+			return false
+		}
+		ref, err := url.PathUnescape(seg)
+		if err != nil {
+			return true
+		}
+		if _, err := strconv.ParseInt(ref, 10, 64); err == nil {
+			return false
+		}
+		return len(ref) != 36 || uuid.Validate(ref) != nil
+	}
+	return false
+}
+
+// folderAddressed reports whether a request below a folder's address
+// (other than backup and restore) names a folder the caller may read, by
+// reading it as the caller; any other request passes.
+func folderAddressed(next http.Handler, r *http.Request) bool {
+	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), foldersFamily)
+	if !ok {
+		return true
+	}
+	seg, tail, _ := strings.Cut(rest, "/")
+	if tail == "" || tail == "backup" || tail == "restore" {
+		return true
+	}
+	read := httptest.NewRequestWithContext(r.Context(), http.MethodGet, foldersFamily+seg, nil)
+	read.Header.Set("Authorization", r.Header.Get("Authorization"))
+	answer := httptest.NewRecorder()
+	next.ServeHTTP(answer, read)
+	return answer.Code == http.StatusOK
 }
