@@ -228,3 +228,34 @@ func TestE2EMissingEndpointsDegrade(t *testing.T) {
 		t.Fatalf("connections: %v", err)
 	}
 }
+
+// TestAddressedOnAPlatformThatTakesNoPaths: every way of naming a folder
+// or a file becomes an address the real platform's endpoints take, so its
+// owner reads there; a path nothing holds stays a missing one.
+func TestAddressedOnAPlatformThatTakesNoPaths(t *testing.T) {
+	p := servertest.Start(t, server.Config{DemoData: true}, servertest.TakingNoPaths)
+	admin := api.New(p.URL, "admin", "admin")
+	ctx := t.Context()
+	file := func(path string) (api.Ref, api.Ref) {
+		f, err := p.Server.Store().FileByPath(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return api.FileID(f.ID), api.UUID(f.UUID)
+	}
+	ordersID, ordersUUID := file("/Data/ImportJobs/Orders.imp")
+	dataID, dataUUID := file("/Data")
+	for _, ref := range []api.Ref{api.Path("/Data"), api.Path("/"), dataID, dataUUID,
+		api.Path("/Data/ImportJobs/Orders.imp"), ordersID, ordersUUID} {
+		addressed, err := admin.Addressed(ctx, ref)
+		if err != nil {
+			t.Fatalf("%s: %v", ref, err)
+		}
+		if _, err := admin.Owner(ctx, addressed); err != nil {
+			t.Errorf("owner of %s as %s: %v", ref, addressed, err)
+		}
+	}
+	if _, err := admin.Addressed(ctx, api.Path("/Data/Nowhere")); !api.IsNotFound(err) {
+		t.Errorf("a missing path: %v", err)
+	}
+}

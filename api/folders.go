@@ -77,6 +77,41 @@ func (c *Client) FolderByPath(ctx context.Context, path string) (model.Folder, e
 	return folder, nil
 }
 
+// Addressed returns ref as the platform's folder and file endpoints take
+// it: by file id or UUID, never by path (the embedded platform takes paths,
+// the real one answers 404), and a file that is no folder addressed as a
+// file (AsFile), since the real platform's permissions of a file are under
+// /api/filesystem/files/. A path becomes the folder's file id, walked from
+// the root, or a file's UUID from the per-kind lists; a file id or UUID is
+// read as a folder once, to tell which it names.
+func (c *Client) Addressed(ctx context.Context, ref Ref) (Ref, error) {
+	if !ref.IsPath() {
+		if ref.file {
+			return ref, nil
+		}
+		_, err := c.Folder(ctx, ref)
+		if IsNotFound(err) {
+			return ref.AsFile(), nil
+		}
+		return ref, err
+	}
+	folder, err := c.FolderByPath(ctx, ref.String())
+	if err == nil {
+		return FileID(folder.ID()), nil
+	}
+	if !IsNotFound(err) {
+		return ref, err
+	}
+	index, ierr := ReadFileIndex(ctx, c)
+	if ierr != nil {
+		return ref, ierr
+	}
+	if file, ok := index.ByPath(ref.String()); ok && file.UUID != "" {
+		return UUID(file.UUID).AsFile(), nil
+	}
+	return ref, err
+}
+
 // Permission reads a folder's permission: owner, others, and links.
 func (c *Client) Permission(ctx context.Context, id Ref) (model.Permission, error) {
 	return readFolder[model.Permission](ctx, c, id, "/permission")

@@ -453,6 +453,16 @@ func TestPathsOnAPlatformThatTakesNone(t *testing.T) {
 	if r := p.run(t, "folder", "perm", "/Data/ImportJobs/Orders.imp", "--group", "viewers=r--").want(t, ExitOK); !strings.Contains(r.stdout, "viewers") {
 		t.Errorf("folder perm of a file: %q", r.stdout)
 	}
+	orders, err := p.Server.Store().FileByPath(t.Context(), "/Data/ImportJobs/Orders.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file named by file id or UUID: its permissions are under files/.
+	for _, ref := range []string{strconv.FormatInt(orders.ID, 10), orders.UUID} {
+		if r := p.run(t, "folder", "perm", ref, "--group", "analysts=r-x").want(t, ExitOK); !strings.Contains(r.stdout, "analysts") {
+			t.Errorf("folder perm of a file by %s: %q", ref, r.stdout)
+		}
+	}
 	p.run(t, "job", "seq", "/Data/ImportJobs/Customer List.imp").want(t, ExitOK)
 	if r := p.run(t, "folder", "ls", "/Data/Nowhere").want(t, ExitFailed); !strings.Contains(r.stderr, "no folder /Data/Nowhere") {
 		t.Errorf("folder ls of a missing folder: %q", r.stderr)

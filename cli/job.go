@@ -389,7 +389,7 @@ func (a *app) jobSeq() *cobra.Command {
 		}
 		ids := make([]int64, len(refs))
 		for i, ref := range refs {
-			ref, err := onPlatform(ctx, client, ref)
+			ref, err := client.Addressed(ctx, ref)
 			if err != nil {
 				return fmt.Errorf("find %s: %w", args[i], err)
 			}

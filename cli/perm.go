@@ -79,7 +79,7 @@ func (a *app) folderPerm() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if ref, err = onPlatform(ctx, client, ref); err != nil {
+		if ref, err = client.Addressed(ctx, ref); err != nil {
 			return fmt.Errorf("find %s: %w", args[0], err)
 		}
 		if len(changes) > 0 {

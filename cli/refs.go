@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
@@ -32,30 +31,4 @@ func parseID(what, s string) (int64, error) {
 		return 0, usage("%s %q: want a positive number", what, s)
 	}
 	return id, nil
-}
-
-// onPlatform returns ref as the platform's folder and file endpoints take
-// it: they take a file id or a UUID, not a path (the embedded platform
-// takes paths, the real one answers 404). A path becomes the folder's file
-// id, walked from the root, or a file's UUID from the per-kind lists,
-// addressed as a file.
-func onPlatform(ctx context.Context, client *api.Client, ref api.Ref) (api.Ref, error) {
-	if !ref.IsPath() {
-		return ref, nil
-	}
-	folder, err := client.FolderByPath(ctx, ref.String())
-	if err == nil {
-		return api.FileID(folder.ID()), nil
-	}
-	if !api.IsNotFound(err) {
-		return ref, err
-	}
-	index, ierr := api.ReadFileIndex(ctx, client)
-	if ierr != nil {
-		return ref, ierr
-	}
-	if file, ok := index.ByPath(ref.String()); ok && file.UUID != "" {
-		return api.UUID(file.UUID).AsFile(), nil
-	}
-	return ref, err
 }
