@@ -307,14 +307,24 @@ func (p *Pane) planView() string {
 
 // fileIDOf finds the file id of a job named by path or UUID: from its file
 // entry, or, where the server has none (an older release), from its status,
-// which names it once the job has run.
+// which names it once the job has run. A path is first found in the file
+// lists (api.Client.Addressed): the real platform's file entry takes none.
 func fileIDOf(ctx context.Context, client *api.Client, ref api.Ref) (int64, error) {
-	f, err := client.File(ctx, ref)
-	if err == nil && f.ID() > 0 {
-		return f.ID(), nil
+	entry := ref
+	if ref.IsPath() {
+		var err error
+		if entry, err = client.Addressed(ctx, ref); err != nil && !api.IsNotFound(err) {
+			return 0, err
+		}
 	}
-	if err != nil && !api.IsNotFound(err) {
-		return 0, err
+	if !entry.IsPath() {
+		f, err := client.File(ctx, entry)
+		if err == nil && f.ID() > 0 {
+			return f.ID(), nil
+		}
+		if err != nil && !api.IsNotFound(err) {
+			return 0, err
+		}
 	}
 	st, err := client.JobStatus(ctx, ref)
 	if err != nil {

@@ -119,9 +119,15 @@ func sequenceOfANeverRunPath(t *testing.T, wrap func(http.Handler) http.Handler)
 			t.Fatalf("%s: %#v, want %q", tc.args, cmd(), tc.refusal)
 		}
 	}
+	// Before the pane has the file lists, the task finds the path in them.
 	p := newTestPane(pl.client, 100, 12, time.Now)
-	p.ctx.FileIndex = index
 	u := askPlan(t, p, "/Analytics/Sales by Region.wbk minAmount=0")
+	if p.plan == nil || len(p.plan.entries) == 0 || p.plan.entries[0].JobConfigurationID != workbook.ID {
+		t.Fatalf("without the lists: plan %+v (statuses %v), want it to start with configuration %d", p.plan, uitest.All[common.StatusMsg](u.other), workbook.ID)
+	}
+	p = newTestPane(pl.client, 100, 12, time.Now)
+	p.ctx.FileIndex = index
+	u = askPlan(t, p, "/Analytics/Sales by Region.wbk minAmount=0")
 	if p.plan == nil || len(p.plan.entries) == 0 || p.plan.entries[0].JobConfigurationID != workbook.ID {
 		t.Fatalf("plan %+v (statuses %v), want it to start with configuration %d", p.plan, uitest.All[common.StatusMsg](u.other), workbook.ID)
 	}
