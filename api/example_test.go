@@ -13,7 +13,9 @@ import (
 	"github.com/dapconsole/dapconsole/server/servertest"
 )
 
-// startDemo runs the embedded platform for an example; stop ends it.
+// startDemo runs the embedded platform for an example, answering as the
+// real platform does where it takes no path (servertest.TakingNoPaths), so
+// the examples show what works there; stop ends it.
 func startDemo() (url string, stop func()) {
 	dir, err := os.MkdirTemp("", "api-example")
 	if err != nil {
@@ -23,7 +25,7 @@ func startDemo() (url string, stop func()) {
 	if err != nil {
 		panic(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
+	ts := httptest.NewServer(servertest.TakingNoPaths(srv.Handler()))
 	return ts.URL, func() { ts.Close(); srv.Close(); os.RemoveAll(dir) }
 }
 
@@ -33,7 +35,8 @@ func Example() {
 	ctx := context.Background()
 	client := api.New(url, "viewer", "viewer")
 
-	data, err := client.Folder(ctx, api.Path("/Data"))
+	// The folder endpoints take a file id or a UUID: a path is walked to.
+	data, err := client.FolderByPath(ctx, "/Data")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -43,11 +46,11 @@ func Example() {
 	}
 
 	// A folder the viewer may not see answers like a missing one.
-	_, err = client.Folder(ctx, api.Path("/Analytics/Finance"))
+	_, err = client.FolderByPath(ctx, "/Analytics/Finance")
 	fmt.Println("hidden:", api.IsNotFound(err))
 
 	// Writes need write permission.
-	_, err = client.ChangeOthersPermission(ctx, api.Path("/Data"), model.Flags{Readable: true, Writable: true})
+	_, err = client.ChangeOthersPermission(ctx, api.FileID(data.ID()), model.Flags{Readable: true, Writable: true})
 	fmt.Println("forbidden:", api.IsForbidden(err))
 	// Output:
 	// Connections
