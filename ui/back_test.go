@@ -76,3 +76,27 @@ func TestEscStaysAfterAnExplicitSwitch(t *testing.T) {
 		})
 	}
 }
+
+// T in the tree opens the sequential trigger over the tree: esc leaves the
+// user there with nothing sent (it left them in the jobs pane, where esc
+// did not go back), and the trigger brings the jobs pane, where the plan
+// shows.
+func TestSequenceFormFromTheTree(t *testing.T) {
+	ctx := common.NewContext(nil, "http://127.0.0.1:8080", "admin", "", false)
+	m := New(Options{Context: ctx, HeartbeatOff: true, Panes: ownPanes(ctx, folders.New(ctx), uitest.NewStub(ctx, "Connections", ""), jobs.New(ctx))})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	fromTree := common.Send(common.SequenceFormMsg{Paths: []string{"/Data/ImportJobs/Orders.imp"}}) // what T sends
+	uitest.RunAsRoot(m, fromTree, quit)
+	if m.ActivePane() != common.FoldersPane || m.Dialog() == nil {
+		t.Fatalf("T: pane %s, dialog %v; want the form over the tree", m.ActivePane(), m.Dialog())
+	}
+	typeKeys(t, m, "esc")
+	if m.ActivePane() != common.FoldersPane || m.Dialog() != nil {
+		t.Fatalf("esc: pane %s, dialog %v; want the tree, no form", m.ActivePane(), m.Dialog())
+	}
+	uitest.RunAsRoot(m, fromTree, quit)
+	typeKeys(t, m, "enter")
+	if m.ActivePane() != common.JobsPane || m.Dialog() != nil {
+		t.Errorf("enter: pane %s, dialog %v; want the jobs pane, where the plan shows", m.ActivePane(), m.Dialog())
+	}
+}

@@ -150,9 +150,15 @@ func TestFileRowKeys(t *testing.T) {
 	t.Run("T opens the sequential trigger with the marked jobs", func(t *testing.T) {
 		p := paneWithFiles(t, false)
 		uitest.Press(p, "space", "space")
-		msg := uitest.Only[common.SequenceFormMsg](t, uitest.Expand(uitest.Press(p, "k", "T")))
+		msgs := uitest.Expand(uitest.Press(p, "k", "T"))
+		msg := uitest.Only[common.SequenceFormMsg](t, msgs)
 		if strings.Join(msg.Paths, ",") != "/Data/ImportJobs/Customers.imp,/Data/ImportJobs/Orders.imp" {
 			t.Fatalf("paths %q", msg.Paths)
+		}
+		for _, m := range msgs {
+			if focus, ok := m.(common.FocusPaneMsg); ok {
+				t.Errorf("T also asked for pane %s: the form opens over the tree", focus.Pane)
+			}
 		}
 	})
 	t.Run("t on a connection says it does not run", func(t *testing.T) {

@@ -269,6 +269,7 @@ func (p *Pane) sequenceOfMarked(f *node) tea.Cmd {
 		}
 		paths = []string{f.file.Path}
 	}
-	return tea.Batch(common.Send(common.SequenceFormMsg{Paths: paths}),
-		common.Send(common.FocusPaneMsg{Pane: common.JobsPane})) // where the plan shows
+	// The form opens over the tree: esc leaves the user where they were;
+	// the jobs pane, where the plan shows, comes with the trigger.
+	return common.Send(common.SequenceFormMsg{Paths: paths})
 }
