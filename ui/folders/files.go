@@ -219,4 +219,4 @@ func fileRef(f *node) api.Ref { return api.UUID(f.file.UUID) }
 func fileLabel(f *node) string { return f.file.Path }
 
 // fileID is the id a file row shows and Y copies: its configuration id.
-func fileID(f *node) string { return fmt.Sprint(f.file.ID) }
+func configID(f *node) string { return fmt.Sprint(f.file.ID) }

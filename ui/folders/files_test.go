@@ -62,7 +62,7 @@ func TestFilesShowUnderSubFolders(t *testing.T) {
 	p.Update(jobStatesMsg{folderID: p.tree.root.child("Data").child("ImportJobs").id,
 		states: map[string]model.JobState{demoFiles[0].UUID: model.StateRunning, demoFiles[1].UUID: model.StateNone}})
 	screen := ansi.Strip(p.View())
-	for _, want := range []string{"Customers.imp", "⇣ import", "id 9", "never run", "RUNNING", "⛁ connection"} {
+	for _, want := range []string{"Customers.imp", "⇣ import", "conf 9", "never run", "RUNNING", "⛁ connection"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("screen lacks %q:\n%s", want, screen)
 		}

@@ -245,7 +245,7 @@ func (p *Pane) copyRow(n *node, id bool) tea.Cmd {
 	if id {
 		what, text = "id", fmt.Sprint(n.id)
 		if n.isFile() {
-			what, text = "configuration id", fileID(n)
+			what, text = "configuration id", configID(n)
 		}
 	}
 	return common.Copy(what, text)

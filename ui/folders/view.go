@@ -241,14 +241,16 @@ func (p *Pane) renderFileRow(n *node, width int, selected bool) string {
 	if n.file.Kind.Runnable() {
 		state = jobStateText(n.jobState)
 	}
-	text := withColumns(p.rowPrefix(n, selected)+"  "+common.Clean(n.name), rowColumns(kind, "id "+fileID(n), state), width)
+	text := withColumns(p.rowPrefix(n, selected)+"  "+common.Clean(n.name), rowColumns(kind, "conf "+configID(n), state), width)
 	return p.styleRow(n, text, width, selected)
 }
 
 // rowColumns are the columns right of a row's name, the same widths on
-// folder and file rows: kind, id, and a job's last state.
+// folder and file rows: kind, id, and a job's last state. A folder shows
+// its file id, a file its configuration id marked "conf": a REF (:seq,
+// the CLI) reads a bare number as a file id, another file's.
 func rowColumns(kind, id, state string) string {
-	return fmt.Sprintf("%-14s %9s  %-23s", kind, id, state)
+	return fmt.Sprintf("%-14s %10s  %-23s", kind, id, state)
 }
 
 // jobStateText is a job's last state as its row shows it.
