@@ -13,19 +13,20 @@ import (
 type pathsMsg struct{ paths map[int64]string }
 
 // needsPath reports whether the dashboard shows a path column: on a wide
-// pane, or when two rows on screen share a file name (two Sales.wbk in
-// different folders cannot be told apart otherwise).
+// pane, or when two files on screen share a name (two Sales.wbk in
+// different folders cannot be told apart otherwise; two runs of one file
+// can, by their executions).
 func (p *Pane) needsPath() bool {
 	if p.width >= wideAt {
 		return true
 	}
 	first, last := p.visibleRange()
-	seen := make(map[string]bool, last-first)
+	fileOf := make(map[string]int64, last-first)
 	for _, r := range p.table.view[first:last] {
-		if seen[r.job.FileName] {
+		if id, seen := fileOf[r.job.FileName]; seen && (id != r.job.FileID || id == 0) { // 0: not listed
 			return true
 		}
-		seen[r.job.FileName] = true
+		fileOf[r.job.FileName] = r.job.FileID
 	}
 	return false
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dapconsole/dapconsole/api"
+	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/ui/common"
 	"github.com/dapconsole/dapconsole/ui/uitest"
 )
@@ -58,4 +59,35 @@ func startUntilEventsPathShows(t *testing.T, p *Pane) {
 	u.until("the path of Events.imp", 20*time.Second, func() bool {
 		return strings.Contains(uitest.Screen(p.View()), "/Data/ImportJobs/Events.imp")
 	})
+}
+
+// A narrow dashboard shows paths only when two files on screen share a
+// name: two runs of one file are told apart by their executions (they
+// turned the file column into a path column).
+func TestPathColumnOnlyForNamesOfTwoFiles(t *testing.T) {
+	events := func(id, fileID int64) model.RunningJob {
+		j := runningJob(id, "Events", model.StateRunning, clockAt)
+		j.FileID = fileID
+		return j
+	}
+	tests := []struct {
+		name string
+		jobs []model.RunningJob
+		want bool
+	}{
+		{"two runs of one file", []model.RunningJob{events(1, 11), events(5, 11)}, false},
+		{"two files of one name", []model.RunningJob{events(1, 11), events(5, 42)}, true},
+		{"two of one name, files not listed", []model.RunningJob{events(1, 0), events(5, 0)}, true},
+		{"names apart", []model.RunningJob{events(1, 11), runningJob(2, "Orders", model.StateRunning, clockAt)}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newTestPane(nil, 120, 20, func() time.Time { return clockAt })
+			p.Init()
+			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: tt.jobs})
+			if got := p.needsPath(); got != tt.want {
+				t.Errorf("path column %v, want %v", got, tt.want)
+			}
+		})
+	}
 }
