@@ -259,3 +259,32 @@ func TestAddressedOnAPlatformThatTakesNoPaths(t *testing.T) {
 		t.Errorf("a missing path: %v", err)
 	}
 }
+
+// TestFolderByPathWalksEveryName: a doubled or trailing slash names the
+// same folder it would without; the walk never stops early at an empty
+// name, where it answered the folder above (/Data for /Data//ImportJobs),
+// so a permission change went to the wrong folder.
+func TestFolderByPathWalksEveryName(t *testing.T) {
+	_, admin, _, viewer := demoServer(t)
+	ctx := t.Context()
+	for _, tc := range []struct {
+		client *api.Client
+		path   string
+		want   string // the folder's name; "" for a missing one
+	}{
+		{admin, "/Data/ImportJobs", "ImportJobs"},
+		{admin, "/Data//ImportJobs", "ImportJobs"},
+		{admin, "//Data/ImportJobs/", "ImportJobs"},
+		{admin, "/Data/Nowhere", ""},
+		{admin, "/Data//Nowhere", ""},
+		{viewer, "/Analytics/Finance", ""},
+	} {
+		f, err := tc.client.FolderByPath(ctx, tc.path)
+		switch {
+		case tc.want == "" && !api.IsNotFound(err):
+			t.Errorf("%s: %q, %v, want not found", tc.path, f.Name, err)
+		case tc.want != "" && (err != nil || f.Name != tc.want):
+			t.Errorf("%s: %q, %v, want %s", tc.path, f.Name, err, tc.want)
+		}
+	}
+}

@@ -55,8 +55,11 @@ func (c *Client) FolderByPath(ctx context.Context, path string) (model.Folder, e
 	folder, err := c.RootFolder(ctx)
 	walked := "/"
 	for name := range strings.SplitSeq(strings.Trim(path, "/"), "/") {
-		if err != nil || name == "" {
+		if err != nil {
 			break
+		}
+		if name == "" {
+			continue // a doubled slash: stopping here answered the folder above
 		}
 		walked = strings.TrimSuffix(walked, "/") + "/" + name
 		var id int64
