@@ -132,7 +132,8 @@ func listFolder(ctx context.Context, client *api.Client, ref api.Ref) (folderLis
 		return listing, err
 	}
 	listing.Files = []listedFile{}
-	for _, e := range index.In(strings.TrimSuffix(dir, "/") + pathRoot(dir)) {
+	// Cleaned as the walk reads it: /Data//ImportJobs/ is /Data/ImportJobs.
+	for _, e := range index.In(path.Clean(dir)) {
 		f := listedFile{FileEntry: e.FileEntry, Kind: e.Kind}
 		if e.Kind.Runnable() {
 			status, err := client.JobStatus(ctx, api.UUID(e.UUID))
@@ -144,14 +145,6 @@ func listFolder(ctx context.Context, client *api.Client, ref api.Ref) (folderLis
 		listing.Files = append(listing.Files, f)
 	}
 	return listing, nil
-}
-
-// pathRoot keeps "/" the root's path once its trailing slash is trimmed.
-func pathRoot(dir string) string {
-	if strings.Trim(dir, "/") == "" {
-		return "/"
-	}
-	return ""
 }
 
 // kebab writes a wire flag name (includeOwner) as a command-line flag
