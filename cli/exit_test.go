@@ -60,6 +60,10 @@ func TestRefusalsExitOne(t *testing.T) {
 		reason string
 	}{
 		{[]string{"folder", "ls", "/Nowhere"}, "404"},
+		// A file id that names nothing, a doubled slash before a missing
+		// name (it changed /Data): refused before anything is sent.
+		{[]string{"folder", "perm", "999999", "--others", "rwx"}, "404"},
+		{[]string{"folder", "perm", "/Data//Nowhere", "--others", "rwx"}, "no folder /Data/Nowhere"},
 		{[]string{"job", "stop", "/Data/ImportJobs/Customer List.imp"}, "no queued or running execution"},
 		{[]string{"conn", "delete", "2"}, "still used by"},
 		{[]string{"folder", "restore", "/Data", archive}, "already exist in the target"},
