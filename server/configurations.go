@@ -123,7 +123,7 @@ func checkLinks(ctx context.Context, q store.Queries, user store.User, kind mode
 				return missing
 			}
 		}
-		if !kindIn(f.Kind, want) {
+		if !slices.Contains(want, f.Kind) {
 			return badInput(fmt.Sprintf("%s: %s is of kind %s; want %s", field, f.Path, f.Kind, kindList(want, "or")))
 		}
 		return nil
@@ -210,7 +210,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, kinds []model.Ki
 		return store.File{}, false
 	}
 	kind, _ := model.KindOfPath(path)
-	if !kindIn(kind, kinds) {
+	if !slices.Contains(kinds, kind) {
 		writeFailure(w, http.StatusBadRequest, fmt.Sprintf("file.path %q must end in %s", path, extensionList(kinds)))
 		return store.File{}, false
 	}

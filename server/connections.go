@@ -38,7 +38,7 @@ func (s *Server) configurationFor(w http.ResponseWriter, r *http.Request, n need
 		writeError(w, err)
 		return store.File{}, false
 	}
-	if !kindIn(f.Kind, kinds) {
+	if !slices.Contains(kinds, f.Kind) {
 		writeFailure(w, http.StatusNotFound, missing)
 		return store.File{}, false
 	}
@@ -56,15 +56,6 @@ func (s *Server) configurationFor(w http.ResponseWriter, r *http.Request, n need
 		return store.File{}, false
 	}
 	return f, true
-}
-
-func kindIn(k model.Kind, kinds []model.Kind) bool {
-	for _, want := range kinds {
-		if k == want {
-			return true
-		}
-	}
-	return false
 }
 
 // answerConfiguration answers with a file's representation as the caller

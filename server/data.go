@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/dapconsole/dapconsole/model"
 	"github.com/dapconsole/dapconsole/server/jobs"
@@ -119,10 +120,11 @@ func (s *Server) sheetsOf(r *http.Request, f store.File) ([]sheet, error) {
 		if !visible || !rights.Read {
 			continue
 		}
-		if data, err := mayReadData(r.Context(), s.store, userFrom(r), src); err != nil || !data {
-			if err != nil {
-				return nil, err
-			}
+		data, err := mayReadData(r.Context(), s.store, userFrom(r), src)
+		if err != nil {
+			return nil, err
+		}
+		if !data {
 			continue
 		}
 		out = append(out, sheet{name: sh.Name, data: src})
@@ -211,7 +213,7 @@ func (s *Server) sheetDetailsByPath(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if f.Kind != model.KindWorkbook && !kindIn(f.Kind, importFamily) {
+	if f.Kind != model.KindWorkbook && !slices.Contains(importFamily, f.Kind) {
 		writeFailure(w, http.StatusNotFound, fmt.Sprintf("%s has no sheets", f.Path))
 		return
 	}
