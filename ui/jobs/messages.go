@@ -80,9 +80,6 @@ func (m stoppedMsg) Failure() error { return m.err }
 type sequenceRequest struct {
 	refs      []api.Ref
 	variables map[string]string
-	// fromElsewhere: the form was opened from another pane; the dashboard,
-	// where the plan shows, comes to the front with the trigger.
-	fromElsewhere bool
 }
 
 type sequenceMsg struct {

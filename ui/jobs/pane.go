@@ -136,7 +136,7 @@ func (p *Pane) routeActions(msg tea.Msg) (tea.Cmd, bool) {
 	case common.StopJobMsg:
 		return p.askStop(msg.Ref, msg.Label, 0), true
 	case common.SequenceFormMsg: // jobs marked in the folder tree
-		return p.sequenceFormOf(msg.Paths, true), true
+		return p.sequenceFormOf(msg.Paths), true
 	case triggeredMsg:
 		return p.gotTriggered(msg), true
 	case stopAsk:
@@ -150,10 +150,10 @@ func (p *Pane) routeActions(msg tea.Msg) (tea.Cmd, bool) {
 	case deletedMsg:
 		return p.gotDeleted(msg), true
 	case sequenceRequest:
-		if msg.fromElsewhere {
-			return tea.Batch(p.triggerSequence(msg), common.Send(common.FocusPaneMsg{Pane: common.JobsPane})), true
-		}
-		return p.triggerSequence(msg), true
+		// The dashboard, where the plan shows, comes to the front with the
+		// trigger: the form may have been opened over the folder tree (the
+		// root ignores a jump to the pane already shown).
+		return tea.Batch(p.triggerSequence(msg), common.Send(common.FocusPaneMsg{Pane: common.JobsPane})), true
 	case sequenceMsg:
 		return p.gotSequence(msg), true
 	}

@@ -123,11 +123,11 @@ func (p *Pane) sequenceForm() tea.Cmd {
 			files = append(files, strconv.FormatInt(r.job.FileID, 10))
 		}
 	}
-	return p.sequenceFormOf(files, false)
+	return p.sequenceFormOf(files)
 }
 
 // sequenceFormOf is the sequential trigger's form with files filled in.
-func (p *Pane) sequenceFormOf(files []string, fromElsewhere bool) tea.Cmd {
+func (p *Pane) sequenceFormOf(files []string) tea.Cmd {
 	fields := []dialog.Field{
 		{Name: "files", Label: "jobs (ids or paths, comma-separated)", Text: true, Value: strings.Join(files, ", ")},
 		{Name: "variables", Label: "variables (name=value …)", Text: true},
@@ -141,9 +141,7 @@ func (p *Pane) sequenceFormOf(files []string, fromElsewhere bool) tea.Cmd {
 					return nil, fmt.Errorf("variable %q: write name=value", w)
 				}
 			}
-			req, err := parseSequence(v.Text("files") + " " + strings.Join(vars, " "))
-			req.fromElsewhere = fromElsewhere
-			return req, err
+			return parseSequence(v.Text("files") + " " + strings.Join(vars, " "))
 		}))
 }
 

@@ -115,8 +115,9 @@ func sequenceOfANeverRunPath(t *testing.T, wrap func(http.Handler) http.Handler)
 			t.Fatal(err)
 		}
 		_, cmd := p.Update(req)
-		if msg, ok := cmd().(common.StatusMsg); !ok || !strings.Contains(msg.Text, tc.refusal) {
-			t.Fatalf("%s: %#v, want %q", tc.args, cmd(), tc.refusal)
+		said := uitest.All[common.StatusMsg](uitest.Messages(cmd))
+		if len(said) != 1 || !strings.Contains(said[0].Text, tc.refusal) {
+			t.Fatalf("%s: %#v, want %q", tc.args, said, tc.refusal)
 		}
 	}
 	// Before the pane has the file lists, the task finds the path in them.
