@@ -169,7 +169,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		return nil, &Error{Op: op, Reason: c.baseErr.Error()}
 	}
 	if c.readOnly && r.writes() {
-		return nil, &Error{Op: op, Reason: "not sent", Err: ErrReadOnly}
+		return nil, &Error{Op: op, Reason: "not sent", Err: ErrReadOnly, notSent: true}
 	}
 	if r.writes() {
 		c.reads.wrote()
@@ -181,7 +181,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, target, r.body)
 	if err != nil {
-		return nil, &Error{Op: op, Reason: "cannot build the request", Err: err}
+		return nil, &Error{Op: op, Reason: "cannot build the request", Err: err, notSent: true}
 	}
 	if r.body != nil && r.length >= 0 {
 		req.ContentLength = r.length
@@ -276,7 +276,7 @@ func (c *Client) call(ctx context.Context, method, path, query string, in, out a
 	if in != nil {
 		payload, err := json.Marshal(in)
 		if err != nil {
-			return false, &Error{Op: r.op(), Reason: "cannot encode the request body", Err: err}
+			return false, &Error{Op: r.op(), Reason: "cannot encode the request body", Err: err, notSent: true}
 		}
 		r.body, r.length, r.contentType = bytes.NewReader(payload), int64(len(payload)), "application/json"
 	}

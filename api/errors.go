@@ -20,6 +20,7 @@ type Error struct {
 	Err    error    // underlying cause (transport or decoding), may be nil
 
 	unreachable bool // no server answered at the base URL
+	notSent     bool // the request never left the console (IsNotSent)
 	failureBody bool // a 2xx answer whose body said failure
 }
 
@@ -94,6 +95,14 @@ func IsBadRequest(err error) bool { return hasStatus(err, http.StatusBadRequest)
 func IsUnreachable(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.unreachable
+}
+
+// IsNotSent reports whether err is a request the client kept back or could
+// not make (a read-only session's write, a body that does not encode): it
+// says nothing of the server, unlike a request that got no answer.
+func IsNotSent(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.notSent
 }
 
 // IsFailure reports whether err is a failure body that came with HTTP 200,

@@ -57,7 +57,7 @@ func TestFailureAnswers(t *testing.T) {
 			call:   readFolder,
 			answer: answer{status: 404, body: `{"status":"failure","reason":"folder 4 not found"}`},
 			status: 404, reason: "folder 4 not found", is: api.IsNotFound,
-			notHelpers: []func(error) bool{api.IsForbidden, api.IsConflict},
+			notHelpers: []func(error) bool{api.IsForbidden, api.IsConflict, api.IsNotSent},
 		},
 		{
 			name:   "409 with the paths it is about",
@@ -289,6 +289,9 @@ func TestServerUnreachable(t *testing.T) {
 	}
 	if api.IsNotFound(err) || api.IsUnauthorized(err) {
 		t.Errorf("unreachable taken for an answer: %v", err)
+	}
+	if api.IsNotSent(err) {
+		t.Errorf("a request no server answered taken for one never sent: %v", err)
 	}
 }
 

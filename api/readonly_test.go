@@ -71,8 +71,8 @@ func TestReadOnlyClientSendsNoWrite(t *testing.T) {
 				"DeleteJobData":   func() error { _, err := c.DeleteJobData(ctx, 1); return err },
 			}
 			for call, write := range writes {
-				if err := write(); !api.IsReadOnly(err) {
-					t.Errorf("%s: %v, want ErrReadOnly", call, err)
+				if err := write(); !api.IsReadOnly(err) || !api.IsNotSent(err) {
+					t.Errorf("%s: %v, want ErrReadOnly, not sent", call, err)
 				}
 			}
 			if _, err := c.RootFolder(ctx); err != nil {

@@ -159,8 +159,8 @@ func (h *health) observe(msg tea.Msg) {
 // refusal, is up; no answer (refused, timed out) means down. The client
 // wraps both in *api.Error, so the HTTP status tells them apart: 0 when no
 // answer came. An error the client did not return (a local file, an
-// argument), or a write a read-only client kept back, says nothing of the
-// server.
+// argument), or one it never sent (api.IsNotSent: a read-only session's
+// write), says nothing of the server.
 func (h *health) observeErr(err error) {
 	var apiErr *api.Error
 	switch {
@@ -168,7 +168,7 @@ func (h *health) observeErr(err error) {
 		h.state = healthUp
 	case common.IsUnauthorized(err):
 		h.state = healthUnauthorized
-	case errors.Is(err, context.Canceled), api.IsReadOnly(err), !errors.As(err, &apiErr):
+	case errors.Is(err, context.Canceled), api.IsNotSent(err), !errors.As(err, &apiErr):
 	case apiErr.Status != 0:
 		h.state = healthUp
 	default:
