@@ -4,11 +4,13 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -473,5 +475,29 @@ func TestPathsOnAPlatformThatTakesNone(t *testing.T) {
 	p.run(t, "job", "seq", "/Data/ImportJobs/Customer List.imp").want(t, ExitOK)
 	if r := p.run(t, "folder", "ls", "/Data/Nowhere").want(t, ExitFailed); !strings.Contains(r.stderr, "no folder /Data/Nowhere") {
 		t.Errorf("folder ls of a missing folder: %q", r.stderr)
+	}
+}
+
+// TestSeqReadsTheFileListsOnce: job seq finds every path it is given in
+// one reading of the per-kind lists; it read them, and walked the folders,
+// once per path.
+func TestSeqReadsTheFileListsOnce(t *testing.T) {
+	var lists atomic.Int32
+	count := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet && r.URL.Path == "/rest/import-job" {
+				lists.Add(1)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	p := startPlatformWith(t, func(next http.Handler) http.Handler { return count(servertest.TakingNoPaths(next)) })
+	job := "/Data/ImportJobs/Customer List.imp"
+	r := p.run(t, "job", "seq", job, job).want(t, ExitOK)
+	if !strings.Contains(r.stdout, "Customer List") {
+		t.Errorf("seq: %s", r.stdout)
+	}
+	if n := lists.Load(); n != 1 {
+		t.Errorf("the file lists were read %d times, want 1", n)
 	}
 }

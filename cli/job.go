@@ -387,10 +387,20 @@ func (a *app) jobSeq() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		// A job's path is found in the per-kind lists, read once for them
+		// all (Addressed reads them, after a walk, for each path); a path
+		// they lack goes to Addressed for its error, or a folder's id.
+		var index *api.FileIndex
 		ids := make([]int64, len(refs))
 		for i, ref := range refs {
-			ref, err := client.Addressed(ctx, ref)
-			if err != nil {
+			if ref.IsPath() && index == nil {
+				if index, err = api.ReadFileIndex(ctx, client); err != nil {
+					return fmt.Errorf("find %s: %w", args[i], err)
+				}
+			}
+			if e, ok := index.ByPath(ref.String()); ok && e.UUID != "" {
+				ref = api.UUID(e.UUID)
+			} else if ref, err = client.Addressed(ctx, ref); err != nil {
 				return fmt.Errorf("find %s: %w", args[i], err)
 			}
 			file, err := client.File(ctx, ref)
