@@ -70,7 +70,8 @@ func (c *Client) FolderByPath(ctx context.Context, path string) (model.Folder, e
 			}
 		}
 		if id == 0 {
-			return folder, &Error{Op: "GET " + foldersPath + "… (walked from the root)", Status: http.StatusNotFound, Reason: "no folder " + walked}
+			err = &Error{Op: "GET " + foldersPath + "… (walked from the root)", Status: http.StatusNotFound, Reason: "no folder " + walked}
+			break
 		}
 		folder, err = c.Folder(ctx, FileID(id))
 	}

@@ -501,3 +501,27 @@ func TestSeqReadsTheFileListsOnce(t *testing.T) {
 		t.Errorf("the file lists were read %d times, want 1", n)
 	}
 }
+
+// TestFolderLsSaysWhatFailedOnce: a folder the walk cannot read (here the
+// server fails) is named once in the error, with the server's answer.
+func TestFolderLsSaysWhatFailedOnce(t *testing.T) {
+	p := startPlatformWith(t, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, "/api/filesystem/folders/") {
+				http.Error(w, "down", http.StatusInternalServerError)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	for _, dir := range []string{"/Data/ImportJobs", "/Data/Nowhere"} {
+		r := p.run(t, "folder", "ls", dir).want(t, ExitFailed)
+		if strings.Count(r.stderr, "read folder") != 1 || !strings.Contains(r.stderr, "read folder /Data: ") || !strings.Contains(r.stderr, "500") {
+			t.Errorf("folder ls %s: %q", dir, r.stderr)
+		}
+	}
+	r := p.run(t, "folder", "ls", "/Nowhere").want(t, ExitFailed)
+	if strings.Count(r.stderr, "read folder") != 1 || !strings.Contains(r.stderr, "no folder /Nowhere") {
+		t.Errorf("folder ls /Nowhere: %q", r.stderr)
+	}
+}

@@ -108,15 +108,12 @@ func (a *app) folderLs() *cobra.Command {
 func listFolder(ctx context.Context, client *api.Client, ref api.Ref) (folderListing, error) {
 	var listing folderListing
 	var err error
-	switch {
-	case ref.String() == "/":
-		listing.Folder, err = client.RootFolder(ctx)
-	case ref.IsPath():
-		listing.Folder, err = client.FolderByPath(ctx, ref.String())
-	default:
-		listing.Folder, err = client.Folder(ctx, ref)
-	}
-	if err != nil {
+	if ref.IsPath() {
+		// FolderByPath names the folder it could not read.
+		if listing.Folder, err = client.FolderByPath(ctx, ref.String()); err != nil {
+			return listing, err
+		}
+	} else if listing.Folder, err = client.Folder(ctx, ref); err != nil {
 		return listing, fmt.Errorf("read folder %s: %w", ref, err)
 	}
 	dir := ref.String()
