@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/google/uuid"
 )
 
 type refKind uint8
@@ -36,6 +38,18 @@ func UUID(uuid string) Ref { return Ref{kind: refByUUID, value: uuid} }
 
 // Path refers to a file by its path from the root, e.g. "/Data/My Folder".
 func Path(path string) Ref { return Ref{kind: refByPath, value: path} }
+
+// ParseRef reads a ref as a person writes one: a positive number is a file
+// id, 8-4-4-4-12 hex digits a UUID, anything else a path.
+func ParseRef(s string) Ref {
+	if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 {
+		return FileID(id)
+	}
+	if len(s) == 36 && uuid.Validate(s) == nil {
+		return UUID(s)
+	}
+	return Path(s)
+}
 
 // AsFile returns the ref addressed as a file (not a folder): the permission
 // methods then use `/api/filesystem/files/<ref>/permission…`, which the real

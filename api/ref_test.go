@@ -130,3 +130,26 @@ func TestFlags(t *testing.T) {
 		t.Errorf("AllRestoreFlags has %d flags, want the spec's 8", n)
 	}
 }
+
+// TestParseRef: the console's :seq and the CLI read what people type alike.
+func TestParseRef(t *testing.T) {
+	const id = "8f14e45f-ceea-467a-9af1-1b2c3d4e5f60"
+	for _, tc := range []struct {
+		in   string
+		want api.Ref
+	}{
+		{"42", api.FileID(42)},
+		{"0", api.Path("0")},
+		{"-3", api.Path("-3")},
+		{id, api.UUID(id)},
+		{strings.ToUpper(id), api.UUID(strings.ToUpper(id))},
+		{"{" + id + "}", api.Path("{" + id + "}")}, // uuid.Validate's other forms are no UUID here
+		{"urn:uuid:" + id, api.Path("urn:uuid:" + id)},
+		{"8f14e45fxceea-467a-9af1-1b2c3d4e5f60", api.Path("8f14e45fxceea-467a-9af1-1b2c3d4e5f60")},
+		{"/Data/Orders.imp", api.Path("/Data/Orders.imp")},
+	} {
+		if got := api.ParseRef(tc.in); got != tc.want {
+			t.Errorf("ParseRef(%q) = %#v, want %#v", tc.in, got, tc.want)
+		}
+	}
+}

@@ -4,24 +4,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/dapconsole/dapconsole/api"
 )
 
 // parseRef reads a file or folder as a script names it: a file id (digits),
 // a UUID, or a path from the root.
 func parseRef(s string) (api.Ref, error) {
-	if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 {
-		return api.FileID(id), nil
+	ref := api.ParseRef(s)
+	if ref.IsPath() && !strings.HasPrefix(s, "/") {
+		return api.Ref{}, usage("%q: want a file id, a UUID or a path from the root (/Data/…)", s)
 	}
-	if len(s) == 36 && uuid.Validate(s) == nil {
-		return api.UUID(s), nil
-	}
-	if strings.HasPrefix(s, "/") {
-		return api.Path(s), nil
-	}
-	return api.Ref{}, usage("%q: want a file id, a UUID or a path from the root (/Data/…)", s)
+	return ref, nil
 }
 
 // parseID reads an id the platform numbers (a configuration, an execution).

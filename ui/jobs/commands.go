@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dapconsole/dapconsole/api"
 	"github.com/dapconsole/dapconsole/ui/common"
 )
 
@@ -15,10 +16,10 @@ import (
 func (p *Pane) Commands() []common.Command {
 	return []common.Command{
 		{Name: "trigger", Args: "PATH|ID|UUID", Help: "trigger a job", Run: refCommand("trigger", func(args string) tea.Msg {
-			return triggerRequest{ref: parseRef(args)}
+			return triggerRequest{ref: api.ParseRef(args)}
 		})},
 		{Name: "stop", Args: "PATH|ID|UUID", Help: "stop a job (asks first)", Run: refCommand("stop", func(args string) tea.Msg {
-			return stopAsk{ref: parseRef(args), label: args}
+			return stopAsk{ref: api.ParseRef(args), label: args}
 		})},
 		{Name: "seq", Args: "ID|PATH… [name=value…]", Help: "trigger jobs and their dependents in sequence", Run: func(args string) tea.Cmd {
 			req, err := parseSequence(args)
@@ -28,7 +29,7 @@ func (p *Pane) Commands() []common.Command {
 			return common.Send(req)
 		}},
 		{Name: "history", Args: "PATH|ID|UUID", Help: "history of a job", Run: refCommand("history", func(args string) tea.Msg {
-			return historyLookup{ref: parseRef(args)}
+			return historyLookup{ref: api.ParseRef(args)}
 		})},
 		{Name: "details", Args: "EXECUTION-ID", Help: "details of a job execution", Run: func(args string) tea.Cmd {
 			id, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(args), "#"), 10, 64)

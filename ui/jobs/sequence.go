@@ -65,7 +65,7 @@ func parseSequence(args string) (sequenceRequest, error) {
 				case ok:
 					req.variables[name] = value
 				default:
-					req.refs = append(req.refs, parseRef(w))
+					req.refs = append(req.refs, api.ParseRef(w))
 				}
 			}
 		}
@@ -74,37 +74,6 @@ func parseSequence(args string) (sequenceRequest, error) {
 		return req, errors.New("name at least one job: a file id or a path")
 	}
 	return req, nil
-}
-
-// parseRef reads a file id, a UUID, or else a path.
-func parseRef(s string) api.Ref {
-	if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 {
-		return api.FileID(id)
-	}
-	if isUUID(s) {
-		return api.UUID(s)
-	}
-	return api.Path(s)
-}
-
-// isUUID reports whether s is written as a UUID: 8-4-4-4-12 hex digits.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // sequenceForm asks for the files (the marked ones filled in) and variables.
