@@ -28,7 +28,7 @@ func manyJobs(n int) []model.RunningJob {
 func paneWith(tb testing.TB, n int) *Pane {
 	p := newTestPane(nil, 120, 40, func() time.Time { return clockAt })
 	p.Init()
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: manyJobs(n)})
+	p.Update(polled(p, manyJobs(n)))
 	var results []statusResult
 	first, last := p.visibleRange()
 	for _, r := range p.table.view[first:last] {
@@ -65,7 +65,7 @@ func BenchmarkMergePoll(b *testing.B) {
 		for i := range jobs {
 			jobs[i].EstimatedTime++ // every running entry changes a little, as in a real poll
 		}
-		p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs})
+		p.Update(polled(p, jobs))
 	}
 }
 

@@ -79,7 +79,7 @@ func TestOpenHistoryFollowsThePoll(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := historyOn(t, tt.page...)
-			_, cmd := p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: tt.polls})
+			_, cmd := p.Update(polled(p, tt.polls))
 			read := slices.Contains(startedTasks(cmd), "reading history of Events.imp (quiet)")
 			if read != tt.reads {
 				t.Errorf("the poll read the history again: %v, want %v (tasks %q)", read, tt.reads, startedTasks(cmd))

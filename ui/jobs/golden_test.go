@@ -29,10 +29,10 @@ func dashboardAt(t *testing.T, width, height int) *Pane {
 		runningJob(43, "Customers", model.StateQueued, time.Time{}),
 		runningJob(44, "Products", "WAITING_FOR_OTHER_JOB", time.Time{}),
 	}
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: first})
+	p.Update(polled(p, first))
 	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
 		running(41, 37, 210*time.Second), running(42, 90, time.Second), running(40, 99, time.Second)}})
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: first[1:]})
+	p.Update(polled(p, first[1:]))
 	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
 		running(41, 37, 210*time.Second), running(42, 90, time.Second),
 		{execID: 40, status: model.JobStatus{Status: "success", JobStatus: model.StateCompleted, JobExecutionID: ptr(int64(40))}}}})
@@ -100,7 +100,7 @@ func TestGolden(t *testing.T) {
 		{"Empty", func(t *testing.T) string {
 			p := newTestPane(nil, 100, 8, func() time.Time { return clockAt })
 			p.Init()
-			p.Update(pollMsg{ticket: p.polling.reads.Latest()})
+			p.Update(polled(p, nil))
 			return p.View()
 		}},
 		{"History", func(t *testing.T) string {
@@ -217,9 +217,9 @@ func failedAt(t *testing.T) *Pane {
 	p := dashboardAt(t, 100, 12)
 	wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt.Add(-3*time.Second))
 	wbk.FileName = "Sales by Region.wbk"
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
+	p.Update(polled(p, append(p.listedJobs(), wbk)))
 	p.watched[45] = "Sales by Region.wbk #45"
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
+	p.Update(polled(p, p.listedJobs()[:3]))
 	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 	p.keepSelection(45)
@@ -261,7 +261,7 @@ func duplicatesAt(t *testing.T, width int) *Pane {
 	finance.FileName, finance.FileID = "Sales.wbk", 501
 	analytics := runningJob(47, "Sales", model.StateRunning, clockAt.Add(-3*time.Second))
 	analytics.FileName, analytics.FileID = "Sales.wbk", 502
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), finance, analytics)})
+	p.Update(polled(p, append(p.listedJobs(), finance, analytics)))
 	p.Update(pathsMsg{paths: map[int64]string{501: "/Analytics/Finance/Sales.wbk", 502: "/Analytics/Sales.wbk"}})
 	return p
 }
@@ -273,9 +273,9 @@ func TestFailedReasonLineCleansState(t *testing.T) {
 	for _, hostile := range uitest.Hostile {
 		p := dashboardAt(t, 100, 12)
 		wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt.Add(-3*time.Second))
-		p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
+		p.Update(polled(p, append(p.listedJobs(), wbk)))
 		p.watched[45] = "Sales by Region.wbk #45"
-		p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
+		p.Update(polled(p, p.listedJobs()[:3]))
 		p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 			JobStatus: model.JobState(hostile), JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 		p.keepSelection(45)

@@ -167,3 +167,15 @@ func runningJob(id int64, name string, state model.JobState, started time.Time) 
 		UUID: "uuid-" + name, CreationDate: model.Millis(started), JobExecutionID: id,
 		DapJobConfigurationID: 200 + id, StartTime: model.Millis(started)}
 }
+
+// polled is the poll's answer of jobs as the poll's task sends it to p.
+func polled(p *Pane, jobs []model.RunningJob) pollMsg {
+	return indexed(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs})
+}
+
+// indexed is m with its jobs indexed, as the poll's task sends it: Update
+// indexes nothing (it would cost O(rows) on every poll).
+func indexed(m pollMsg) pollMsg {
+	m.index = indexPoll(m.jobs)
+	return m
+}

@@ -20,9 +20,9 @@ func TestFailureReasonInRowAndNotice(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
 	wbk := runningJob(45, "Sales by Region", model.StateRunning, clockAt)
 	wbk.FileName = "Sales by Region.wbk"
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: append(p.listedJobs(), wbk)})
+	p.Update(polled(p, append(p.listedJobs(), wbk)))
 	p.watched[45] = "Sales by Region.wbk #45"
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: p.listedJobs()[:3]})
+	p.Update(polled(p, p.listedJobs()[:3]))
 	_, cmd := p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{{execID: 45, status: model.JobStatus{Status: "success",
 		JobStatus: model.StateError, JobExecutionID: ptr(int64(45)), Reason: failedReason}}}})
 	st := uitest.All[common.StatusMsg](uitest.Expand(cmd))

@@ -19,7 +19,7 @@ type pollMsg struct {
 	// when the poll was sent, as the poll's task found.
 	base    []model.RunningJob
 	changes common.Changes
-	index   *pollIndex // jobs indexed, in the poll's task too
+	index   *pollIndex // jobs indexed, in the poll's task too; set with jobs
 }
 
 func (m pollMsg) Failure() error { return m.err }

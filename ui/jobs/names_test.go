@@ -32,8 +32,8 @@ func TestEndedNoticesNameTheJob(t *testing.T) {
 			}
 			p.Update(triggeredMsg{ref: tt.ref, label: label, answer: model.Triggered{JobExecutionID: 34, JobExecutionUser: "admin"}})
 			listed := runningJob(34, "Orders", model.StateRunning, clockAt)
-			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{listed}})
-			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: nil}) // it ended
+			p.Update(polled(p, []model.RunningJob{listed}))
+			p.Update(polled(p, nil)) // it ended
 			_, cmd := p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{
 				{execID: 34, status: model.JobStatus{Status: "success", JobStatus: model.StateCompleted, JobExecutionID: ptr(int64(34))}}}})
 			var said []string

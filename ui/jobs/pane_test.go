@@ -209,12 +209,12 @@ func TestSelectionStaysOnTheSameExecution(t *testing.T) {
 		runningJob(38, "Alpha", model.StateQueued, time.Time{}),
 		runningJob(42, "Orders", model.StateRunning, clockAt.Add(-12*time.Second)),
 	}
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs})
+	p.Update(polled(p, jobs))
 	if r := p.selected(); r == nil || r.job.JobExecutionID != 42 {
 		t.Fatalf("selected %+v, want #42", r)
 	}
 	// #42 leaves; it lingers, and the cursor stays with it.
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: jobs[:2]})
+	p.Update(polled(p, jobs[:2]))
 	if r := p.selected(); r == nil || r.job.JobExecutionID != 42 || !r.gone() {
 		t.Fatalf("selected %+v, want #42 lingering", r)
 	}
@@ -224,18 +224,18 @@ func TestEndedExecutionsLingerThirtySeconds(t *testing.T) {
 	now := clockAt
 	p := newTestPane(nil, 100, 12, func() time.Time { return now })
 	p.Init()
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(7, "Orders", model.StateRunning, now)}})
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: nil})
+	p.Update(polled(p, []model.RunningJob{runningJob(7, "Orders", model.StateRunning, now)}))
+	p.Update(polled(p, nil))
 	if len(p.table.view) != 1 || !p.table.view[0].gone() {
 		t.Fatal("the ended execution did not linger")
 	}
 	now = now.Add(lingerFor)
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: nil})
+	p.Update(polled(p, nil))
 	if len(p.table.view) != 1 {
 		t.Fatal("gone before its time")
 	}
 	now = now.Add(time.Second)
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: nil})
+	p.Update(polled(p, nil))
 	if len(p.table.view) != 0 {
 		t.Fatal("still there after the linger time")
 	}
@@ -247,7 +247,7 @@ func TestStatusOfAnotherExecutionIsIgnored(t *testing.T) {
 	p := dashboardAt(t, 100, 12)
 	before := *p.table.rows[41]
 	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{running(41, 80, time.Second)}})
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
+	p.Update(polled(p, []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}))
 	other := running(99, 5, time.Hour)
 	other.execID = 41
 	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{other}})
@@ -360,7 +360,7 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 	newer := runningJob(51, "Events", model.StateRunning, clockAt.Add(-5*time.Second))
 	newer.FileID = older.FileID
 	older.EstimatedTime = 30_000
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{older, newer}})
+	p.Update(polled(p, []model.RunningJob{older, newer}))
 	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{running(50, 40, time.Minute)}})
 	if r := p.table.rows[50]; !r.hasProgress || r.progress != 40 {
 		t.Fatalf("own status not applied: %+v", r)
@@ -371,7 +371,7 @@ func TestNewerExecutionOfTheSameFileTakesTheStatus(t *testing.T) {
 	asOlder.execID = 50
 	p.Update(jobStatusMsg{ticket: p.status.reads.Latest(), results: []statusResult{asOlder, ofNewer}})
 	older.EstimatedTime = 20_000
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{older, newer}})
+	p.Update(polled(p, []model.RunningJob{older, newer}))
 
 	view := uitest.Screen(p.View())
 	for _, want := range []string{"[###-----] ≥40%", "0m20s", "[--------]   3%"} {
@@ -399,11 +399,11 @@ func TestUserColumn(t *testing.T) {
 		Status: "success", JobExecutionID: 60, JobExecutionUser: "analyst", JobExecutionTrigger: "RESTAPI"}})
 	p.Update(sequenceMsg{plan: model.ExecutionPlan{Status: "success", ExecutionPlan: []model.PlanEntry{
 		{JobConfigurationName: "Sales", JobConfigurationID: 13, Trigger: true, JobExecutionID: 61}}}})
-	p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{
+	p.Update(polled(p, []model.RunningJob{
 		runningJob(60, "Orders", model.StateRunning, clockAt),
 		runningJob(61, "Sales", model.StateQueued, time.Time{}),
 		runningJob(62, "Events", model.StateRunning, clockAt),
-	}})
+	}))
 	want := map[int64]string{60: "analyst", 61: "admin", 62: ""}
 	for id, user := range want {
 		if got := p.table.rows[id].user; got != user {

@@ -84,7 +84,7 @@ func TestPathColumnOnlyForNamesOfTwoFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newTestPane(nil, 120, 20, func() time.Time { return clockAt })
 			p.Init()
-			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: tt.jobs})
+			p.Update(polled(p, tt.jobs))
 			if got := p.needsPath(); got != tt.want {
 				t.Errorf("path column %v, want %v", got, tt.want)
 			}

@@ -158,9 +158,8 @@ func (p *Pane) gotPoll(msg pollMsg) tea.Cmd {
 	}
 	p.table.take(msg.jobs, changes, p.ctx.Now())
 	p.keepSelection(selected)
-	index := msg.indexed()
-	return tea.Batch(p.readStatuses(), p.readPaths(), p.followPoll(index), p.schedule(),
-		common.Send(common.JobsPolledMsg{Running: index.byUUID}))
+	return tea.Batch(p.readStatuses(), p.readPaths(), p.followPoll(msg.index), p.schedule(),
+		common.Send(common.JobsPolledMsg{Running: msg.index.byUUID}))
 }
 
 // pollIndex is a poll's answer by execution id and by job (an open history
@@ -183,15 +182,6 @@ func indexPoll(jobs []model.RunningJob) *pollIndex {
 		}
 	}
 	return index
-}
-
-// indexed is the poll's index; a message made without one (a test's) is
-// indexed here.
-func (m pollMsg) indexed() *pollIndex {
-	if m.index != nil {
-		return m.index
-	}
-	return indexPoll(m.jobs)
 }
 
 // statusReader keeps status rounds apart: one in flight at most.

@@ -19,7 +19,7 @@ func TestStaleAnswersAreDropped(t *testing.T) {
 		check func(t *testing.T, p *Pane)
 	}{
 		{"a poll made as the previous user", func(p *Pane) tea.Msg {
-			msg := pollMsg{ticket: p.polling.reads.Next(), jobs: []model.RunningJob{runningJob(99, "Secret", model.StateRunning, clockAt)}}
+			msg := indexed(pollMsg{ticket: p.polling.reads.Next(), jobs: []model.RunningJob{runningJob(99, "Secret", model.StateRunning, clockAt)}})
 			p.Update(common.LoggedInMsg{})
 			return msg
 		}, func(t *testing.T, p *Pane) {
@@ -28,10 +28,10 @@ func TestStaleAnswersAreDropped(t *testing.T) {
 			}
 		}},
 		{"a status round made as the previous user", func(p *Pane) tea.Msg {
-			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
+			p.Update(polled(p, []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}))
 			msg := jobStatusMsg{ticket: p.status.reads.Next(), results: []statusResult{running(41, 80, time.Second)}}
 			p.Update(common.LoggedInMsg{})
-			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}})
+			p.Update(polled(p, []model.RunningJob{runningJob(41, "Events", model.StateRunning, clockAt)}))
 			return msg
 		}, func(t *testing.T, p *Pane) {
 			if r := p.table.rows[41]; r == nil || r.hasProgress {

@@ -42,13 +42,13 @@ func TestStopEndsEveryWatchedExecutionOfTheFileAsAsked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newTestPane(nil, 100, 12, func() time.Time { return clockAt })
 			p.Init()
-			p.Update(pollMsg{ticket: p.polling.reads.Latest(), jobs: []model.RunningJob{orders, ordersAgain, events}})
+			p.Update(polled(p, []model.RunningJob{orders, ordersAgain, events}))
 			for _, id := range []int64{41, 42, 43} {
 				p.watched[id] = p.table.rows[id].label()
 			}
 			p.stop(tt.stop(p))
 
-			p.Update(pollMsg{ticket: p.polling.reads.Latest()}) // all three left the list
+			p.Update(polled(p, nil)) // all three left the list
 			var results []statusResult
 			for _, id := range []int64{41, 42, 43} {
 				results = append(results, statusResult{execID: id, status: model.JobStatus{

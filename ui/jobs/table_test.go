@@ -158,7 +158,7 @@ func TestTaskComparedPollMergesAsAFreshTableWould(t *testing.T) {
 					now := clockAt
 					p := newTestPane(nil, 120, 40, func() time.Time { return now })
 					p.table.sortBy, p.table.filter = v.sortBy, v.filter
-					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: manyJobs(40)})
+					p.Update(indexed(pollMsg{ticket: p.polling.reads.Next(), jobs: manyJobs(40)}))
 					p.cursor = p.table.indexOf(20, 0)
 					base := p.table.answer
 					if stale {
@@ -166,20 +166,20 @@ func TestTaskComparedPollMergesAsAFreshTableWould(t *testing.T) {
 						// compared with the one before it.
 						older := manyJobs(40)
 						older[25].JobName = "taken since"
-						p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: older})
+						p.Update(indexed(pollMsg{ticket: p.polling.reads.Next(), jobs: older}))
 					}
 					answer := c.change(manyJobs(40))
 					now = now.Add(time.Second)
 					// merged takes the same polls, the last merged by id.
 					merged := newTestPane(nil, 120, 40, func() time.Time { return now })
 					merged.table.sortBy, merged.table.filter = v.sortBy, v.filter
-					merged.Update(pollMsg{ticket: merged.polling.reads.Next(), jobs: base})
+					merged.Update(indexed(pollMsg{ticket: merged.polling.reads.Next(), jobs: base}))
 					if stale {
-						merged.Update(pollMsg{ticket: merged.polling.reads.Next(), jobs: p.table.answer})
+						merged.Update(indexed(pollMsg{ticket: merged.polling.reads.Next(), jobs: p.table.answer}))
 					}
-					merged.Update(pollMsg{ticket: merged.polling.reads.Next(), jobs: answer})
-					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: answer, base: base,
-						changes: common.Diff(base, answer, execID, replaceLimit)})
+					merged.Update(indexed(pollMsg{ticket: merged.polling.reads.Next(), jobs: answer}))
+					p.Update(indexed(pollMsg{ticket: p.polling.reads.Next(), jobs: answer, base: base,
+						changes: common.Diff(base, answer, execID, replaceLimit)}))
 					if got, want := execIDs(p.table.view), execIDs(merged.table.view); !slices.Equal(got, want) {
 						t.Errorf("view after the poll:\n%v\nmerged by id:\n%v", got, want)
 					}
@@ -221,7 +221,7 @@ func TestLingeringRowGoesInPlace(t *testing.T) {
 	p := newTestPane(nil, 120, 40, func() time.Time { return now })
 	poll := func(jobs []model.RunningJob) {
 		base := p.table.answer
-		p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: jobs, base: base, changes: common.Diff(base, jobs, execID, replaceLimit)})
+		p.Update(indexed(pollMsg{ticket: p.polling.reads.Next(), jobs: jobs, base: base, changes: common.Diff(base, jobs, execID, replaceLimit)}))
 	}
 	poll(manyJobs(10))
 	poll(slices.Delete(manyJobs(10), 3, 4))
@@ -252,10 +252,10 @@ func TestStatusRoundMovesAsAFreshTableWould(t *testing.T) {
 					now := clockAt
 					p := newTestPane(nil, 120, 40, func() time.Time { return now })
 					p.table.sortBy, p.table.filter = by, filter
-					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: manyJobs(40)})
+					p.Update(indexed(pollMsg{ticket: p.polling.reads.Next(), jobs: manyJobs(40)}))
 					// Two executions leave the list and linger, their end unread.
 					now = now.Add(time.Second)
-					p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: slices.Delete(manyJobs(40), 4, 6)})
+					p.Update(indexed(pollMsg{ticket: p.polling.reads.Next(), jobs: slices.Delete(manyJobs(40), 4, 6)}))
 					p.cursor = p.table.indexOf(20, 0)
 					p.status.inFlight = true
 					var results []statusResult
@@ -308,8 +308,8 @@ func TestReshapedPollsMergeAsByID(t *testing.T) {
 	for _, poll := range polls {
 		now = now.Add(poll.after)
 		base := p.table.answer
-		p.Update(pollMsg{ticket: p.polling.reads.Next(), jobs: poll.jobs, base: base, changes: common.Diff(base, poll.jobs, execID, replaceLimit)})
-		merged.Update(pollMsg{ticket: merged.polling.reads.Next(), jobs: poll.jobs})
+		p.Update(indexed(pollMsg{ticket: p.polling.reads.Next(), jobs: poll.jobs, base: base, changes: common.Diff(base, poll.jobs, execID, replaceLimit)}))
+		merged.Update(indexed(pollMsg{ticket: merged.polling.reads.Next(), jobs: poll.jobs}))
 		if got, want := execIDs(p.table.view), execIDs(merged.table.view); !slices.Equal(got, want) {
 			t.Errorf("%s: view %v, merged by id %v", poll.name, got, want)
 		}
